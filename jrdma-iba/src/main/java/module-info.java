@@ -1,0 +1,7 @@
+/**
+ * IBA wire formats: identifiers (GUID, GID, LID), the constants of the InfiniBand Architecture
+ * specification, and the packet and MAD attribute layouts. Pure data: no I/O, no native code.
+ */
+module org.jrdma.iba {
+    exports org.jrdma.iba;
+}
