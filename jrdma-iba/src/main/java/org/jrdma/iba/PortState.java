@@ -1,0 +1,68 @@
+package org.jrdma.iba;
+
+/**
+ * The logical state of a port, PortInfo:PortState (IBA 14.2.5.6; state machine IBA 7.2), with
+ * the text infiniband-diags prints for it (libibmad {@code mad_dump_portstate}).
+ */
+public enum PortState {
+    /** 0: No State Change, in a Set: leave the state as it is. */
+    NO_CHANGE(0, "NoChange"),
+    /** 1: the link is down. */
+    DOWN(1, "Down"),
+    /** 2: the link is up and waits for the subnet manager to configure the port. */
+    INIT(2, "Initialize"),
+    /** 3: configured; receives but does not yet send data packets. */
+    ARMED(3, "Armed"),
+    /** 4: fully operational. */
+    ACTIVE(4, "Active");
+
+    private static final PortState[] VALUES = values();
+
+    private final int value;
+    private final String text;
+
+    PortState(int value, String text) {
+        this.value = value;
+        this.text = text;
+    }
+
+    /** The PortState number on the wire. */
+    public int value() {
+        return value;
+    }
+
+    /** The text infiniband-diags prints, for example {@code Active}. */
+    public String text() {
+        return text;
+    }
+
+    /**
+     * The port state numbered {@code value}.
+     *
+     * @throws IllegalArgumentException if {@code value} is not 0 to 4
+     */
+    public static PortState fromValue(int value) {
+        PortState state = fromValueOrNull(value);
+        if (state == null) {
+            throw new IllegalArgumentException("Unknown PortInfo:PortState " + value
+                    + " (IBA 14.2.5.6 defines 0 NoChange, 1 Down, 2 Initialize, 3 Armed, 4 Active)");
+        }
+        return state;
+    }
+
+    /** The port state numbered {@code value}, or null for a reserved number read off the wire. */
+    public static PortState fromValueOrNull(int value) {
+        for (PortState state : VALUES) {
+            if (state.value == value) {
+                return state;
+            }
+        }
+        return null;
+    }
+
+    /** What infiniband-diags prints for PortState {@code value}: the text, or {@code ?(N)}. */
+    public static String describe(int value) {
+        PortState state = fromValueOrNull(value);
+        return state != null ? state.text : "?(" + value + ")";
+    }
+}
