@@ -1,0 +1,79 @@
+# Shared by the bin/ scripts (sourced, not run): selects JDK 25, installs the Debian packages jrdma
+# needs when they are missing, and times the stages of a run.
+
+# Debian packages the build, the tests and the demo need: the C libraries and tools jrdma is tested
+# against (rdma-core, libibverbs, libibumad/libibmad, infiniband-diags, perftest), the simulated
+# fabric (ibsim, umad2sim, OpenSM), and the soft-RoCE VM (qemu, Debian's kernel and busybox).
+JRDMA_PACKAGES=(
+    maven gcc
+    rdma-core libibverbs-dev ibverbs-providers ibverbs-utils libibumad-dev libibmad-dev
+    infiniband-diags perftest
+    ibsim-utils libumad2sim0 opensm
+    qemu-system-x86 linux-image-amd64 busybox-static kmod cpio iproute2 xz-utils zstd
+)
+
+JRDMA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Prints "[jrdma] message" on stderr.
+say() {
+    echo "[jrdma] $*" >&2
+}
+
+# Exits with a message naming what to do.
+fail() {
+    say "ERROR: $*"
+    exit 1
+}
+
+# Installs whichever of JRDMA_PACKAGES is missing, with apt-get (as root, or through sudo).
+ensure_packages() {
+    local missing=() pkg
+    for pkg in "${JRDMA_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    ((${#missing[@]} == 0)) && return 0
+    local sudo=()
+    if ((EUID != 0)); then
+        command -v sudo >/dev/null || fail "missing Debian packages and not root: apt-get install ${missing[*]}"
+        sudo=(sudo)
+    fi
+    say "installing Debian packages: ${missing[*]}"
+    "${sudo[@]}" apt-get update -qq || fail "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null ||
+        fail "apt-get install ${missing[*]} failed"
+}
+
+# Selects a JDK 25 or newer: $JAVA_HOME if it is one, else the first under /usr/lib/jvm.
+select_jdk() {
+    local candidate
+    for candidate in "${JAVA_HOME:-}" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/*; do
+        [[ -n $candidate && -x $candidate/bin/javac ]] || continue
+        local feature
+        feature=$("$candidate/bin/java" -XshowSettings:properties -version 2>&1 |
+            sed -n 's/^ *java\.specification\.version = //p')
+        if [[ ${feature%%.*} =~ ^[0-9]+$ ]] && ((${feature%%.*} >= 25)); then
+            export JAVA_HOME=$candidate
+            export PATH=$JAVA_HOME/bin:$PATH
+            return 0
+        fi
+    done
+    fail "no JDK 25 or newer found (looked at \$JAVA_HOME and /usr/lib/jvm/*): install one, e.g. Eclipse Temurin 25 (temurin-25-jdk), and set JAVA_HOME"
+}
+
+# Runs Maven quietly enough to read, in batch mode, with JDK 25.
+mvn_run() {
+    MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" \
+        mvn -B -ntp -f "$JRDMA_ROOT/pom.xml" "$@"
+}
+
+# Runs a named stage and prints how long it took: stage NAME COMMAND...
+stage() {
+    local name=$1 start end status=0
+    shift
+    say "stage '$name' started"
+    start=$(date +%s)
+    "$@" || status=$?
+    end=$(date +%s)
+    say "stage '$name' took $((end - start)) s (exit $status)"
+    return "$status"
+}
