@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
  * and powers off.
  *
  * <p>Inside the VM the whole host file system is visible read-only at the same paths (so a host
- * JDK and class folders can be used as they are); {@code /tmp} is an empty tmpfs, {@code HOME} is
- * {@code /tmp} and {@code JAVA_HOME} is this JVM's home, first on {@code PATH}. A folder given to
+ * JDK and class folders can be used as they are, even under {@code /tmp}); {@code /tmp} is writable,
+ * its writes going to a tmpfs overlaid on the host's {@code /tmp}; {@code HOME} is {@code /tmp} and {@code JAVA_HOME} is this JVM's home, first on {@code PATH}. A folder given to
  * {@link Builder#share} is also mounted writable at its own path.
  *
  * <p>The work is done by the script {@code rxe-vm.sh} shipped beside this class (also run from the

@@ -17,8 +17,8 @@
 #   --module NAME      load one more kernel module inside the VM before COMMAND (repeatable)
 #   --check            print what is missing to run a VM (exit 125), or "ok" (exit 0)
 #
-# Inside the VM: the whole host file system is visible read-only at the same paths; /tmp, /run
-# and /dev/shm are empty tmpfs; the working folder is the caller's (when visible), else /tmp;
+# Inside the VM: the whole host file system is visible read-only at the same paths; /tmp shows the
+# host's /tmp with writes going to a tmpfs overlay; /run and /dev/shm are empty tmpfs; the working folder is the caller's (when visible), else /tmp;
 # environment PATH, HOME=/tmp, LANG, and JAVA_HOME (the caller's, else the Temurin 25 JDK) with
 # $JAVA_HOME/bin first on PATH.
 #
@@ -33,7 +33,7 @@ readonly EXIT_TIMEOUT=124
 readonly EXIT_INFRA=125
 readonly DEFAULT_JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64
 # Modules needed before the host root can be mounted; loaded from the initramfs with busybox insmod.
-readonly BOOT_MODULES=(virtio_pci 9pnet_virtio 9p)
+readonly BOOT_MODULES=(virtio_pci 9pnet_virtio 9p overlay)
 # Modules for soft-RoCE; loaded inside the VM by the host's modprobe.
 readonly RXE_MODULES=(veth crc32_generic rdma_rxe ib_uverbs ib_umad)
 # Host files used inside the VM (through the read-only host root): glob pattern and Debian package.
@@ -156,7 +156,13 @@ mount -t devtmpfs devtmpfs /newroot/dev
 mkdir -p /newroot/dev/pts /newroot/dev/shm
 mount -t devpts devpts /newroot/dev/pts
 mount -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
-mount -t tmpfs -o mode=1777 tmpfs /newroot/tmp
+# /tmp: the host's /tmp stays visible (a checkout or test classes may live there), writes go to a tmpfs.
+mkdir -p /scratch
+mount -t tmpfs -o mode=755 tmpfs /scratch
+mkdir -p /scratch/upper /scratch/work
+chmod 1777 /scratch/upper
+mount -t overlay -o lowerdir=/newroot/tmp,upperdir=/scratch/upper,workdir=/scratch/work overlay /newroot/tmp ||
+    fail "overlay mount of /tmp"
 mount -t tmpfs -o mode=755 tmpfs /newroot/run
 mkdir -p /newroot/run/rxe-vm
 mount -t 9p -o "$p9" work /newroot/run/rxe-vm || fail "mount of the work share over 9p"
