@@ -4,4 +4,7 @@
  */
 module org.jrdma.iba {
     exports org.jrdma.iba;
+    exports org.jrdma.iba.wire;
+    exports org.jrdma.iba.mad;
+    exports org.jrdma.iba.smp;
 }
