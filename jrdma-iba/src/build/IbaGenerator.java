@@ -339,6 +339,10 @@ public final class IbaGenerator {
             o.append("    public static final long METHOD_MASK = 0x").append(Long.toHexString(mask)).append("L;\n");
         }
         List<Leaf> leaves = leaves(s, "", 0);
+        if (s.sa() && leaves.size() > 64) {
+            throw error(s.where(), "SA record " + s.className() + " has " + leaves.size()
+                    + " components but a ComponentMask has 64 bits");
+        }
         for (FieldDecl f : s.fields()) {
             if (f.type().startsWith("reserved")) {
                 continue;
