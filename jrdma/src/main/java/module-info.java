@@ -5,4 +5,8 @@
 module org.jrdma {
     requires transitive org.jrdma.iba;
     exports org.jrdma;
+    exports org.jrdma.mad;
+    exports org.jrdma.mad.sim;
+    exports org.jrdma.mad.umad;
+    exports org.jrdma.subnet;
 }

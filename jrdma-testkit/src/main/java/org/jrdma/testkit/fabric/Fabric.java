@@ -238,8 +238,32 @@ public final class Fabric implements AutoCloseable {
         Path topo = workDir.resolve("topology.net");
         write(topo, topology.text());
         Path log = workDir.resolve("ibsim.log");
-        Process p = launch(List.of("ibsim", "-n", "-s", topo.toString()), Map.of("IBSIM_SOCKNAME", socketName), log);
+        List<String> command = new ArrayList<>(List.of("ibsim", "-n"));
+        command.addAll(capacity(topology));
+        command.addAll(List.of("-s", topo.toString()));
+        Process p = launch(command, Map.of("IBSIM_SOCKNAME", socketName), log);
         awaitLog(p, log, "Network simulator ready", "ibsim");
+    }
+
+    /**
+     * ibsim's table sizes ({@code -N} nodes, {@code -S} switches, {@code -P} ports) when the topology
+     * needs more than its defaults (2048, 256, 13312), so large fabrics load.
+     */
+    static List<String> capacity(Topology topology) {
+        int nodes = topology.nodes().size();
+        int switches = topology.nodes(Topology.NodeType.SWITCH).size();
+        int ports = topology.nodes().stream().mapToInt(n -> n.ports() + 1).sum();
+        List<String> flags = new ArrayList<>();
+        if (nodes > 2048) {
+            flags.addAll(List.of("-N", Integer.toString(nodes + 64)));
+        }
+        if (switches > 256) {
+            flags.addAll(List.of("-S", Integer.toString(switches + 16)));
+        }
+        if (ports > 13312) {
+            flags.addAll(List.of("-P", Integer.toString(ports + 256)));
+        }
+        return flags;
     }
 
     private void startOpenSm() {

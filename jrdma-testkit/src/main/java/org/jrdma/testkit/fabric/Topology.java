@@ -113,6 +113,49 @@ public record Topology(String source, List<Node> nodes, String text) {
         return fromFile(file);
     }
 
+    /**
+     * A two-level fat tree: every leaf switch has {@code hostsPerLeaf} single-port HCAs on ports
+     * 1..hostsPerLeaf and one link to each spine on the following ports; every spine has one port
+     * per leaf. GUIDs are fixed: spines {@code 0x0002c90300100000+s}, leaves
+     * {@code 0x0002c90300200000+l}, HCAs {@code 0x0002c90301000000+16h} (port 1 = node + 1).
+     */
+    public static Topology fatTree(int spines, int leaves, int hostsPerLeaf) {
+        if (spines < 1 || leaves < 1 || hostsPerLeaf < 0 || hostsPerLeaf + spines > 254 || leaves > 254) {
+            throw new IllegalArgumentException("fat tree needs 1..254 ports per switch: spines " + spines + ", leaves "
+                    + leaves + ", hosts per leaf " + hostsPerLeaf);
+        }
+        StringBuilder t = new StringBuilder();
+        for (int s = 1; s <= spines; s++) {
+            t.append(String.format("switchguid=0x%016x%nSwitch\t%d \"spine%d\"%n", 0x0002c90300100000L + s, leaves, s));
+            for (int l = 1; l <= leaves; l++) {
+                t.append(String.format("[%d]\t\"leaf%d\"[%d]%n", l, l, hostsPerLeaf + s));
+            }
+            t.append('\n');
+        }
+        for (int l = 1; l <= leaves; l++) {
+            t.append(String.format("switchguid=0x%016x%nSwitch\t%d \"leaf%d\"%n", 0x0002c90300200000L + l, hostsPerLeaf + spines, l));
+            for (int h = 1; h <= hostsPerLeaf; h++) {
+                t.append(String.format("[%d]\t\"%s\"[1]%n", h, hostName(l, h, hostsPerLeaf)));
+            }
+            for (int s = 1; s <= spines; s++) {
+                t.append(String.format("[%d]\t\"spine%d\"[%d]%n", hostsPerLeaf + s, s, l));
+            }
+            t.append('\n');
+        }
+        for (int l = 1; l <= leaves; l++) {
+            for (int h = 1; h <= hostsPerLeaf; h++) {
+                long guid = 0x0002c90301000000L + 16L * ((long) (l - 1) * hostsPerLeaf + h);
+                t.append(String.format("caguid=0x%016x%nCa\t1 \"%s\"%n[1](%016x)\t\"leaf%d\"[%d]%n%n", guid,
+                        hostName(l, h, hostsPerLeaf), guid + 1, l, h));
+            }
+        }
+        return parse(String.format("fat-tree %d spines x %d leaves x %d hosts", spines, leaves, hostsPerLeaf), t.toString(), null);
+    }
+
+    private static String hostName(int leaf, int host, int hostsPerLeaf) {
+        return String.format("node%05d HCA-1", (leaf - 1) * hostsPerLeaf + host);
+    }
+
     /** Loads one of the bundled topologies. */
     public static Topology bundled(String name) {
         if (!bundledNames().contains(name)) {

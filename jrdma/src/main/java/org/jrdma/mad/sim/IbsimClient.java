@@ -1,0 +1,300 @@
+package org.jrdma.mad.sim;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jrdma.RdmaException;
+import org.jrdma.ffi.UnixDatagramSocket;
+import org.jrdma.iba.smp.SmpNodeInfo;
+import org.jrdma.iba.smp.SmpPortInfo;
+
+/**
+ * A client of an ibsim simulated fabric, attached at one node: ibsim's client protocol
+ * (ibsim 0.10, {@code include/ibsim.h}) on abstract-namespace Unix datagram sockets named after
+ * the fabric's socket base name ({@code IBSIM_SOCKNAME}, default {@code sim}).
+ *
+ * <p>Two sockets: a control socket ({@code @<base>:ctl<id>} to {@code @<base>:ctl}) carrying
+ * 80-byte {@code struct sim_ctl} messages in host byte order (CONNECT, DISCONNECT, GET_NODEINFO,
+ * GET_PORTINFO, GET_PKEYS, SET_ISSM, ...), and a data socket ({@code @<base>:in<id>} to
+ * {@code @<base>:out<client>}) carrying 288-byte {@code struct sim_request} packets:
+ *
+ * <pre>
+ *  byte  0  dlid    u16 big-endian, then 2 zero bytes (a __be16 kept in a u32)
+ *  byte  4  slid    likewise
+ *  byte  8  dqp     u32 big-endian
+ *  byte 12  sqp     u32 big-endian
+ *  byte 16  status  u32 big-endian (110 = ETIMEDOUT: ibsim could not route or answer it)
+ *  byte 24  length  u64 big-endian
+ *  byte 32  mad     256 bytes
+ * </pre>
+ *
+ * ibsim answers SMPs and performance MADs itself and forwards other classes (SA) to the client
+ * attached as SM; it routes such a forwarded response back by matching the client's most recent
+ * request TID, so a client has at most one forwarded (SA) transaction in flight. ibsim tags the
+ * upper bits of every TID with the client; the low 32 bits come back unchanged.
+ */
+public final class IbsimClient implements AutoCloseable {
+    /** The default socket base name ({@code SIM_BASENAME}). */
+    public static final String DEFAULT_SOCKET_NAME = "sim";
+    /** Bytes in a {@code struct sim_request}. */
+    public static final int REQUEST_SIZE = 288;
+    /** Where the MAD starts in a {@code struct sim_request}. */
+    public static final int MAD_OFFSET = 32;
+    /** The status ibsim puts on a request it dropped ({@code ETIMEDOUT}). */
+    public static final int STATUS_DROPPED = 110;
+
+    private static final int SIM_MAGIC = 0xdeadbeef;
+    private static final int CTL_SIZE = 80;
+    private static final int CTL_DATA = 16;
+    private static final int CTL_MAX_DATA = 64;
+    private static final int CTL_ERROR = 0;
+    private static final int CTL_CONNECT = 1;
+    private static final int CTL_DISCONNECT = 2;
+    private static final int CTL_GET_NODEINFO = 7;
+    private static final int CTL_GET_PORTINFO = 8;
+    private static final int CTL_SET_ISSM = 9;
+    private static final int CTL_GET_PKEYS = 10;
+    private static final int CTL_TIMEOUT_MILLIS = 5000;
+    private static final VarHandle HOST_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
+    private static final VarHandle BE_SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle BE_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle BE_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+
+    private final String socketName;
+    private final UnixDatagramSocket control;
+    private final UnixDatagramSocket data;
+    private final ReentrantLock controlLock = new ReentrantLock();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final int clientId;
+    private final String nodeName;
+    private final SmpNodeInfo nodeInfo;
+    private final SmpPortInfo portInfo;
+    private final int[] pkeys;
+
+    private IbsimClient(String socketName, String node, boolean issm) {
+        this.socketName = socketName;
+        // ibsim names our input socket after the id we send, so the id must be unique on this machine.
+        int id = (int) ((ProcessHandle.current().pid() % 20_000_000L) * 100 + SEQUENCE.getAndIncrement() % 100);
+        UnixDatagramSocket ctl = null;
+        UnixDatagramSocket in = null;
+        try {
+            ctl = UnixDatagramSocket.open().bind(socketName + ":ctl" + id).connect(socketName + ":ctl");
+            in = UnixDatagramSocket.open().bind(socketName + ":in" + id);
+        } catch (RuntimeException e) {
+            closeQuietly(ctl, e);
+            closeQuietly(in, e);
+            throw new RdmaException("cannot reach ibsim at @" + socketName + ":ctl (is the simulator running?)", e);
+        }
+        this.control = ctl;
+        this.data = in;
+        try {
+            byte[] info = new byte[44];
+            HOST_INT.set(info, 0, id);
+            HOST_INT.set(info, 8, issm ? 1 : 0);
+            if (node != null) {
+                byte[] name = node.getBytes(StandardCharsets.UTF_8);
+                if (name.length > 31) {
+                    throw new IllegalArgumentException("ibsim node names are at most 31 bytes: " + node);
+                }
+                System.arraycopy(name, 0, info, 12, name.length);
+            }
+            byte[] reply = control(CTL_CONNECT, 0, info, "CONNECT to node " + (node == null ? "(default)" : "\"" + node + "\""));
+            this.clientId = (int) HOST_INT.get(reply, CTL_DATA);
+            this.nodeName = text(reply, CTL_DATA + 12, 32);
+            data.connect(socketName + ":out" + clientId);
+            this.nodeInfo = SmpNodeInfo.decode(control(CTL_GET_NODEINFO, clientId, new byte[0], "GET_NODEINFO"), CTL_DATA);
+            this.portInfo = SmpPortInfo.decode(control(CTL_GET_PORTINFO, clientId, new byte[1], "GET_PORTINFO"), CTL_DATA);
+            byte[] pk = control(CTL_GET_PKEYS, clientId, new byte[0], "GET_PKEYS");
+            this.pkeys = new int[CTL_MAX_DATA / 2];
+            for (int i = 0; i < pkeys.length; i++) {
+                pkeys[i] = (short) BE_SHORT.get(pk, CTL_DATA + 2 * i) & 0xFFFF;
+            }
+        } catch (RuntimeException e) {
+            closeQuietly(control, e);
+            closeQuietly(data, e);
+            throw e;
+        }
+    }
+
+    /**
+     * Attaches to an ibsim fabric.
+     *
+     * @param socketName the fabric's socket base name ({@code IBSIM_SOCKNAME})
+     * @param node       the node to attach at (its name in the topology), or null for ibsim's default
+     */
+    public static IbsimClient attach(String socketName, String node) {
+        return new IbsimClient(socketName, node, false);
+    }
+
+    /** The fabric's socket base name. */
+    public String socketName() {
+        return socketName;
+    }
+
+    /** The node this client is attached at, as ibsim names it. */
+    public String nodeName() {
+        return nodeName;
+    }
+
+    /** The client number ibsim gave this client (0..9). */
+    public int clientId() {
+        return clientId;
+    }
+
+    /**
+     * NodeInfo of the node attached at, as ibsim reported it when attaching: ibsim's record of the
+     * node, whose PortGUID is the node GUID (ask the node by SMP for the real per-port value).
+     */
+    public SmpNodeInfo nodeInfo() {
+        return SmpNodeInfo.decode(nodeInfo.toBytes(), 0);
+    }
+
+    /** PortInfo of the port attached at, as ibsim reported it when attaching. */
+    public SmpPortInfo portInfo() {
+        return SmpPortInfo.decode(portInfo.toBytes(), 0);
+    }
+
+    /** The port's P_Key table (the first 32 entries), as ibsim reported it when attaching. */
+    public int[] pkeys() {
+        return pkeys.clone();
+    }
+
+    /** Tells ibsim whether this client is the port's subnet manager (so it gets SA and trap traffic). */
+    public void setIsSm(boolean issm) {
+        byte[] value = new byte[4];
+        HOST_INT.set(value, 0, issm ? 1 : 0);
+        control(CTL_SET_ISSM, clientId, value, "SET_ISSM");
+    }
+
+    /**
+     * Sends a MAD.
+     *
+     * @param mad  the 256-byte MAD
+     * @param dlid the destination LID, or 0xFFFF (permissive) for a directed-route SMP
+     * @param dqp  the destination QP (0 for SMPs, 1 for GMPs)
+     * @param sqp  the QP it is sent from
+     */
+    public void send(byte[] mad, int dlid, int dqp, int sqp) {
+        if (mad.length < 256) {
+            throw new IllegalArgumentException("a MAD is 256 bytes, not " + mad.length);
+        }
+        byte[] packet = new byte[REQUEST_SIZE];
+        BE_SHORT.set(packet, 0, (short) dlid);
+        BE_SHORT.set(packet, 4, (short) (dlid == 0xFFFF ? 0xFFFF : 0));
+        BE_INT.set(packet, 8, dqp);
+        BE_INT.set(packet, 12, sqp);
+        BE_LONG.set(packet, 24, 256L);
+        System.arraycopy(mad, 0, packet, MAD_OFFSET, 256);
+        data.send(packet, REQUEST_SIZE);
+    }
+
+    /**
+     * Receives one packet from the fabric.
+     *
+     * @param timeoutMillis how long to wait
+     * @return the packet, or null if none came in time
+     */
+    public SimPacket receive(int timeoutMillis) {
+        byte[] packet = new byte[REQUEST_SIZE];
+        int n = data.receive(packet, timeoutMillis);
+        if (n < 0) {
+            return null;
+        }
+        if (n != REQUEST_SIZE) {
+            throw new RdmaException("ibsim sent a " + n + "-byte packet; expected " + REQUEST_SIZE);
+        }
+        // libumad2sim relays a short MAD (an SA response of a few records) with its true length and
+        // leaves the rest of the 256 bytes unwritten: keep the length and zero what was not sent.
+        long sent = (long) BE_LONG.get(packet, 24);
+        int length = sent < 0 || sent > 256 ? 256 : (int) sent;
+        byte[] mad = new byte[256];
+        System.arraycopy(packet, MAD_OFFSET, mad, 0, length);
+        return new SimPacket(mad, length, (short) BE_SHORT.get(packet, 4) & 0xFFFF, (short) BE_SHORT.get(packet, 0) & 0xFFFF,
+                (int) BE_INT.get(packet, 12), (int) BE_INT.get(packet, 8), (int) BE_INT.get(packet, 16));
+    }
+
+    /**
+     * A packet from the fabric.
+     *
+     * @param mad    the MAD, 256 bytes, zero past {@code length}
+     * @param length how many bytes the sender sent
+     * @param slid   the LID it came from
+     * @param dlid   the LID it was sent to
+     * @param sqp    the QP it came from
+     * @param dqp    the QP it was sent to
+     * @param status 0, or {@link #STATUS_DROPPED} when ibsim returns a request it could not deliver
+     */
+    public record SimPacket(byte[] mad, int length, int slid, int dlid, int sqp, int dqp, int status) {
+    }
+
+    /** Detaches from ibsim and closes both sockets. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        RuntimeException failure = null;
+        try {
+            control(CTL_DISCONNECT, clientId, new byte[0], "DISCONNECT");
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        failure = closeQuietly(data, failure);
+        failure = closeQuietly(control, failure);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private byte[] control(int type, int client, byte[] payload, String what) {
+        byte[] ctl = new byte[CTL_SIZE];
+        HOST_INT.set(ctl, 0, SIM_MAGIC);
+        HOST_INT.set(ctl, 4, client);
+        HOST_INT.set(ctl, 8, type);
+        HOST_INT.set(ctl, 12, payload.length);
+        System.arraycopy(payload, 0, ctl, CTL_DATA, payload.length);
+        controlLock.lock();
+        try {
+            control.send(ctl, CTL_SIZE);
+            byte[] reply = new byte[CTL_SIZE];
+            int n = control.receive(reply, CTL_TIMEOUT_MILLIS);
+            if (n < 0) {
+                throw new RdmaException("ibsim did not answer " + what + " within " + CTL_TIMEOUT_MILLIS + " ms");
+            }
+            if (n != CTL_SIZE || (int) HOST_INT.get(reply, 8) == CTL_ERROR) {
+                throw new RdmaException("ibsim refused " + what + (n != CTL_SIZE ? " (" + n + "-byte reply)" : ""));
+            }
+            return reply;
+        } finally {
+            controlLock.unlock();
+        }
+    }
+
+    private static String text(byte[] b, int at, int max) {
+        int end = at;
+        while (end < at + max && b[end] != 0) {
+            end++;
+        }
+        return new String(b, at, end - at, StandardCharsets.UTF_8);
+    }
+
+    private static RuntimeException closeQuietly(AutoCloseable c, RuntimeException failure) {
+        if (c == null) {
+            return failure;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            if (failure == null) {
+                return e instanceof RuntimeException r ? r : new RdmaException("close failed", e);
+            }
+            failure.addSuppressed(e);
+        }
+        return failure;
+    }
+}

@@ -1,0 +1,311 @@
+package org.jrdma.mad.umad;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jrdma.RdmaException;
+import org.jrdma.iba.Iba;
+import org.jrdma.iba.Mad;
+import org.jrdma.iba.wire.Bits;
+import org.jrdma.mad.MadAddress;
+import org.jrdma.mad.MadTransport;
+import org.jrdma.mad.ReceivedMad;
+import org.jrdma.mad.umad.ffi.UmadFile;
+
+/**
+ * The kernel's user MAD interface ({@code ib_umad}, {@code /dev/infiniband/umadN}) as a
+ * {@link MadTransport} for one end port: MADs leave from the port's QP0 (SMI) for the subnet
+ * management classes 0x01 and 0x81 and from QP1 (GSI) for every other class, and arrive for the
+ * MAD agents (IBA 13.4.6) this transport registered.
+ *
+ * <h2>Agents</h2>
+ * The kernel delivers a MAD only to an agent registered for its management class and class
+ * version: a response to the agent whose request it answers, a request to the agent registered
+ * for its method. {@link #send} registers a client agent (no methods) for each class and version
+ * on first use, with RMPP on for the subnet administration class 0x03 so that the kernel
+ * reassembles multi-packet SA responses; {@link #registerServer} registers an agent that receives
+ * requests. The kernel replaces the upper 32 bits of every request's transaction ID with its
+ * agent's own (the responses find their agent by them); {@link org.jrdma.mad.MadEngine} matches
+ * responses on the lower 32 bits.
+ *
+ * <h2>Requests and the kernel's response timer</h2>
+ * The kernel delivers a response only while the request it answers is still awaiting one, so
+ * every request is written with a response timeout ({@code timeout_ms}, the {@code responseTimeout}
+ * given when opening, and no kernel retries). When it expires without a response the kernel hands
+ * the request back with status {@code ETIMEDOUT}, which {@link #receive} reports as
+ * {@linkplain ReceivedMad#dropped() dropped}: no response to it can arrive any more. Until then the
+ * kernel refuses a second request with the same transaction ID and class, so a resend of a request
+ * that is still awaiting its response is not written again: the response to the first copy answers
+ * both. Pick a response timeout no longer than the timeout of the caller's attempts.
+ *
+ * <h2>Received MADs</h2>
+ * {@link ReceivedMad#mad()} is 256 bytes, except for a response the kernel reassembled from RMPP
+ * segments (SA), which is longer: the first segment whole (MAD, RMPP and SA headers, first data),
+ * then the data of every further segment, in order. A request that timed out comes back as its
+ * first 24 bytes (the MAD header, with the kernel's TID) padded with zeros to 256. The sender's
+ * address has the GRH's source GID when a GRH came (always on RoCE); the kernel does not report
+ * the sender's Q_Key, so a MAD from a QP other than 0 carries the GSI's well-known Q_Key
+ * {@code 0x80010000}, ready to answer it with.
+ *
+ * <p>Sends to an address with a GID carry a GRH from source GID index 0 with hop limit 255. Any
+ * number of threads may send; one thread at a time receives. {@link #close()} unregisters the
+ * agents and closes the device.
+ */
+public final class UmadTransport implements MadTransport {
+    /** The kernel's response timeout used unless told otherwise: 1 s, libibmad's default. */
+    public static final Duration DEFAULT_RESPONSE_TIMEOUT = Duration.ofSeconds(1);
+
+    private static final int MAD_SIZE = 256;
+    private static final int MAD_HEADER_SIZE = 24;
+    private static final int TID_LOW_OFFSET = 12;
+    private static final int VENDOR_OUI_OFFSET = 37;
+    /** How long past its response timeout a request is still believed to be in the kernel. */
+    private static final long KERNEL_GRACE_NANOS = 1_000_000_000L;
+    /** Above this many requests in the kernel, expired entries are swept out on each send. */
+    private static final int AWAITING_SWEEP = 4096;
+
+    private final UmadDevice device;
+    private final UmadFile file;
+    private final int responseTimeoutMillis;
+    /** Agent IDs by class and version ({@code class << 8 | version}); guarded by itself. */
+    private final Map<Integer, Integer> agents = new HashMap<>();
+    /** Every agent registered, to unregister on close; guarded by {@link #agents}. */
+    private final List<Integer> registered = new ArrayList<>();
+    /**
+     * Requests the kernel is awaiting a response to, by agent and lower TID, with when the kernel
+     * is sure to have given up on them ({@link System#nanoTime()}); guarded by itself.
+     */
+    private final Map<Long, Long> awaiting = new HashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private UmadTransport(UmadDevice device, UmadFile file, int responseTimeoutMillis) {
+        this.device = device;
+        this.file = file;
+        this.responseTimeoutMillis = responseTimeoutMillis;
+    }
+
+    /**
+     * Opens the umad device of a port, with the {@linkplain #DEFAULT_RESPONSE_TIMEOUT default
+     * response timeout}.
+     *
+     * @param caName the RDMA device, e.g. {@code mlx5_0} or {@code rxe0}
+     * @param port   the port number
+     */
+    public static UmadTransport open(String caName, int port) {
+        return open(UmadDevice.find(caName, port), DEFAULT_RESPONSE_TIMEOUT);
+    }
+
+    /**
+     * Opens a umad device and turns on P_Key indexes in its header
+     * ({@code IB_USER_MAD_ENABLE_PKEY}).
+     *
+     * @param device          the device, from {@link UmadDevice#find}
+     * @param responseTimeout how long the kernel awaits the response to each request (1 ms to
+     *                        about 24 days)
+     */
+    public static UmadTransport open(UmadDevice device, Duration responseTimeout) {
+        long millis = responseTimeout.toMillis();
+        if (millis < 1 || millis > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("response timeout " + responseTimeout + " outside 1 ms.." + Integer.MAX_VALUE + " ms");
+        }
+        UmadFile file = UmadFile.open(device.path());
+        try {
+            file.enablePkeyIndex();
+        } catch (RuntimeException e) {
+            try {
+                file.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        return new UmadTransport(device, file, (int) millis);
+    }
+
+    /** The umad device this transport has open. */
+    public UmadDevice device() {
+        return device;
+    }
+
+    /** How long the kernel awaits the response to each request. */
+    public Duration responseTimeout() {
+        return Duration.ofMillis(responseTimeoutMillis);
+    }
+
+    /**
+     * Registers an agent that receives the requests of a management class and version: the
+     * kernel then delivers them to {@link #receive}, and sends of that class and version go
+     * through this agent. The kernel refuses a method another agent on the port already serves.
+     *
+     * @param mgmtClass    the management class (0x01 and 0x81 on QP0, others on QP1)
+     * @param classVersion the class version
+     * @param methodMask   the request methods to receive, bit N for method N, as the
+     *                     {@code METHOD_MASK} constants of the attribute classes
+     * @param oui          the vendor's OUI for vendor classes 0x30-0x4F, else 0
+     */
+    public void registerServer(int mgmtClass, int classVersion, long methodMask, int oui) {
+        checkByte("management class", mgmtClass);
+        checkByte("class version", classVersion);
+        if (oui < 0 || oui > 0xFFFFFF) {
+            throw new IllegalArgumentException("OUI 0x" + Integer.toHexString(oui) + " outside 0..0xFFFFFF");
+        }
+        synchronized (agents) {
+            checkOpen();
+            int id = file.registerAgent(qpn(mgmtClass), mgmtClass, classVersion, methodMask, oui, rmppVersion(mgmtClass));
+            registered.add(id);
+            agents.put(mgmtClass << 8 | classVersion, id);
+        }
+    }
+
+    @Override
+    public void send(byte[] mad, MadAddress to) {
+        if (mad.length < MAD_SIZE) {
+            throw new IllegalArgumentException("a MAD is at least " + MAD_SIZE + " bytes, not " + mad.length);
+        }
+        int agent = agentFor(mad);
+        if (isResponse(mad)) {
+            file.write(agent, 0, mad, to);
+            return;
+        }
+        long key = awaitingKey(agent, mad);
+        long now = System.nanoTime();
+        synchronized (awaiting) {
+            Long expiry = awaiting.get(key);
+            if (expiry != null && expiry - now > 0) {
+                return; // still awaited by the kernel, which would refuse this copy as a duplicate
+            }
+            if (awaiting.size() >= AWAITING_SWEEP) {
+                awaiting.values().removeIf(e -> e - now <= 0);
+            }
+            awaiting.put(key, now + responseTimeoutMillis * 1_000_000L + KERNEL_GRACE_NANOS);
+        }
+        try {
+            file.write(agent, responseTimeoutMillis, mad, to);
+        } catch (RuntimeException e) {
+            release(key);
+            throw e;
+        }
+    }
+
+    @Override
+    public ReceivedMad receive(int timeoutMillis) {
+        UmadFile.Packet p = file.read(timeoutMillis);
+        if (p == null) {
+            return null;
+        }
+        byte[] mad = p.mad();
+        if (mad.length < MAD_HEADER_SIZE) {
+            throw new RdmaException("the kernel returned a " + mad.length + "-byte MAD on " + describe());
+        }
+        if (p.status() != 0) {
+            release(awaitingKey(p.agentId(), mad));
+            return new ReceivedMad(Arrays.copyOf(mad, Math.max(MAD_SIZE, mad.length)), p.from(), true);
+        }
+        if (isResponse(mad)) {
+            release(awaitingKey(p.agentId(), mad));
+        }
+        MadAddress from = p.from();
+        if (from.qpn() != 0 && from.qkey() == 0) {
+            from = new MadAddress(from.lid(), from.qpn(), Iba.IB_DEFAULT_QP1_QKEY, from.sl(), from.pkeyIndex(), from.gid());
+        }
+        return new ReceivedMad(mad, from, false);
+    }
+
+    @Override
+    public String describe() {
+        return "umad " + device.path() + " (" + device.caName() + " port " + device.port() + ")";
+    }
+
+    /** Unregisters every agent and closes the device, collecting failures. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        RuntimeException failure = null;
+        synchronized (agents) {
+            for (int id : registered) {
+                try {
+                    file.unregisterAgent(id);
+                } catch (RuntimeException e) {
+                    failure = add(failure, e);
+                }
+            }
+        }
+        try {
+            file.close();
+        } catch (RuntimeException e) {
+            failure = add(failure, e);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** The agent for a MAD's class and version, registered as a client on first use. */
+    private int agentFor(byte[] mad) {
+        int mgmtClass = mad[1] & 0xFF;
+        int classVersion = mad[2] & 0xFF;
+        synchronized (agents) {
+            checkOpen();
+            Integer id = agents.get(mgmtClass << 8 | classVersion);
+            if (id != null) {
+                return id;
+            }
+            boolean vendorOui = mgmtClass >= Mad.CLASS_VENDOR_RANGE2_START && mgmtClass <= Mad.CLASS_VENDOR_RANGE2_END;
+            int oui = vendorOui ? (int) Bits.get(mad, VENDOR_OUI_OFFSET, 0, 24) : 0;
+            int agent = file.registerAgent(qpn(mgmtClass), mgmtClass, classVersion, 0, oui, rmppVersion(mgmtClass));
+            registered.add(agent);
+            agents.put(mgmtClass << 8 | classVersion, agent);
+            return agent;
+        }
+    }
+
+    /** A response in the kernel's sense ({@code ib_response_mad}): R bit set, or TrapRepress. */
+    private static boolean isResponse(byte[] mad) {
+        int method = mad[3] & 0xFF;
+        return Mad.isResponse(method) || method == Mad.METHOD_TRAP_REPRESS;
+    }
+
+    private static long awaitingKey(int agent, byte[] mad) {
+        return (long) agent << 32 | Bits.u32(mad, TID_LOW_OFFSET);
+    }
+
+    private void release(long key) {
+        synchronized (awaiting) {
+            awaiting.remove(key);
+        }
+    }
+
+    private static int qpn(int mgmtClass) {
+        return mgmtClass == Mad.CLASS_SUBN_LID_ROUTED || mgmtClass == Mad.CLASS_SUBN_DIRECTED_ROUTE ? 0 : 1;
+    }
+
+    private static int rmppVersion(int mgmtClass) {
+        return mgmtClass == Mad.CLASS_SUBN_ADM ? 1 : 0;
+    }
+
+    private static void checkByte(String what, int value) {
+        if (value < 0 || value > 0xFF) {
+            throw new IllegalArgumentException(what + " " + value + " outside 0..255");
+        }
+    }
+
+    private void checkOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException(describe() + " is closed");
+        }
+    }
+
+    private static RuntimeException add(RuntimeException failure, RuntimeException e) {
+        if (failure == null) {
+            return e;
+        }
+        failure.addSuppressed(e);
+        return failure;
+    }
+}

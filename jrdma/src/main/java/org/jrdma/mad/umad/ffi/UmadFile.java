@@ -1,0 +1,272 @@
+package org.jrdma.mad.umad.ffi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jrdma.RdmaException;
+import org.jrdma.SysException;
+import org.jrdma.ffi.Libc;
+import org.jrdma.iba.Gid;
+import org.jrdma.mad.MadAddress;
+
+/**
+ * An open umad character device ({@code /dev/infiniband/umadN}, one per end port): the
+ * {@code IB_USER_MAD_*} ioctls, and MADs written and read behind the 64-byte
+ * {@code ib_user_mad} header, all in Java types.
+ *
+ * <p>One thread may write while another reads. Reads poll in short slices, so {@link #close()}
+ * waits at most one slice for a reader; use after close throws {@link IllegalStateException}.
+ */
+public final class UmadFile implements AutoCloseable {
+    /** {@code IB_USER_MAD_ABI_VERSION}, the only ABI this class speaks. */
+    public static final int ABI_VERSION = 5;
+    /** {@code O_RDWR | O_NONBLOCK | O_CLOEXEC} from {@code <fcntl.h>}. */
+    static final int OPEN_FLAGS = 02 | 04000 | 02000000;
+    /** {@code ENOSPC}: the read buffer is smaller than an RMPP-reassembled MAD. */
+    static final int ENOSPC = 28;
+    /** {@code ETIMEDOUT}, the status of a sent request the kernel saw no response to. */
+    static final int ETIMEDOUT = 110;
+    /** The header before every MAD. */
+    static final int HEADER_SIZE = (int) IbUserMad.USER_MAD.byteSize();
+    /** The hop limit of the GRH sent when the destination has a GID (255, as the kernel replies). */
+    static final int HOP_LIMIT = 255;
+
+    private static final int MAD_SIZE = 256;
+    private static final int POLL_SLICE_MILLIS = 100;
+
+    private final int fd;
+    private final Path device;
+    private final Buffer sendBuffer = new Buffer(HEADER_SIZE + MAD_SIZE);
+    private final Buffer receiveBuffer = new Buffer(HEADER_SIZE + MAD_SIZE);
+    private final ReentrantLock sendLock = new ReentrantLock();
+    private final ReentrantLock receiveLock = new ReentrantLock();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private UmadFile(int fd, Path device) {
+        this.fd = fd;
+        this.device = device;
+    }
+
+    /** Opens a umad device read-write, non-blocking. */
+    public static UmadFile open(Path device) {
+        return new UmadFile(Libc.open(device.toString(), OPEN_FLAGS), device);
+    }
+
+    /**
+     * {@code IB_USER_MAD_ENABLE_PKEY}: the header carries the P_Key index. Must come before the
+     * first agent is registered.
+     */
+    public void enablePkeyIndex() {
+        checkOpen();
+        Libc.ioctl(fd, IbUserMad.ENABLE_PKEY, MemorySegment.NULL, "IB_USER_MAD_ENABLE_PKEY");
+    }
+
+    /**
+     * {@code IB_USER_MAD_REGISTER_AGENT}: registers a MAD agent.
+     *
+     * @param qpn          0 for the SMI (classes 0x01, 0x81), 1 for the GSI
+     * @param mgmtClass    the management class
+     * @param classVersion the class version
+     * @param methodMask   the request methods the agent receives, bit N for method N (0 for a
+     *                     client that only sends requests and receives their responses)
+     * @param oui          the vendor OUI (vendor classes 0x30-0x4F), else 0
+     * @param rmppVersion  1 to have the kernel run RMPP (segmentation and reassembly), else 0
+     * @return the agent ID the kernel gave
+     */
+    public int registerAgent(int qpn, int mgmtClass, int classVersion, long methodMask, int oui, int rmppVersion) {
+        checkOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment req = arena.allocate(IbUserMad.REG_REQ);
+            IbUserMad.REG_METHOD_MASK.set(req, 0L, 0L, methodMask);
+            IbUserMad.REG_QPN.set(req, 0L, (byte) qpn);
+            IbUserMad.REG_MGMT_CLASS.set(req, 0L, (byte) mgmtClass);
+            IbUserMad.REG_MGMT_CLASS_VERSION.set(req, 0L, (byte) classVersion);
+            for (int i = 0; i < 3; i++) {
+                req.set(ValueLayout.JAVA_BYTE, IbUserMad.REG_OUI_OFFSET + i, (byte) (oui >>> (16 - 8 * i)));
+            }
+            IbUserMad.REG_RMPP_VERSION.set(req, 0L, (byte) rmppVersion);
+            Libc.ioctl(fd, IbUserMad.REGISTER_AGENT, req, String.format(
+                    "IB_USER_MAD_REGISTER_AGENT class 0x%02x version %d", mgmtClass, classVersion));
+            return (int) IbUserMad.REG_ID.get(req, 0L);
+        }
+    }
+
+    /** {@code IB_USER_MAD_UNREGISTER_AGENT}. */
+    public void unregisterAgent(int agentId) {
+        checkOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment id = arena.allocateFrom(ValueLayout.JAVA_INT, agentId);
+            Libc.ioctl(fd, IbUserMad.UNREGISTER_AGENT, id, "IB_USER_MAD_UNREGISTER_AGENT " + agentId);
+        }
+    }
+
+    /**
+     * Writes one MAD.
+     *
+     * @param agentId       the agent to send through
+     * @param timeoutMillis how long the kernel waits for the response to a request (0 for none:
+     *                      the kernel then drops the response)
+     * @param mad           the MAD, 256 bytes, or longer for an RMPP-active MAD of an RMPP agent
+     * @param to            the destination; with a GID, a GRH is sent from source GID index 0
+     */
+    public void write(int agentId, int timeoutMillis, byte[] mad, MadAddress to) {
+        sendLock.lock();
+        try {
+            checkOpen();
+            MemorySegment b = sendBuffer.ensure(HEADER_SIZE + mad.length);
+            b.asSlice(0, HEADER_SIZE).fill((byte) 0);
+            IbUserMad.AGENT_ID.set(b, 0L, agentId);
+            IbUserMad.TIMEOUT_MS.set(b, 0L, timeoutMillis);
+            IbUserMad.LENGTH.set(b, 0L, mad.length);
+            IbUserMad.QPN.set(b, 0L, to.qpn());
+            IbUserMad.QKEY.set(b, 0L, to.qkey());
+            IbUserMad.LID.set(b, 0L, (short) to.lid());
+            IbUserMad.SL.set(b, 0L, (byte) to.sl());
+            IbUserMad.PKEY_INDEX.set(b, 0L, (short) to.pkeyIndex());
+            if (to.gid() != null) {
+                IbUserMad.GRH_PRESENT.set(b, 0L, (byte) 1);
+                IbUserMad.HOP_LIMIT.set(b, 0L, (byte) HOP_LIMIT);
+                to.gid().writeTo(b, IbUserMad.GID_OFFSET);
+            }
+            MemorySegment.copy(mad, 0, b, ValueLayout.JAVA_BYTE, HEADER_SIZE, mad.length);
+            long n = Libc.write(fd, b, HEADER_SIZE + mad.length);
+            if (n != HEADER_SIZE + mad.length) {
+                throw new RdmaException("wrote " + n + " of " + (HEADER_SIZE + mad.length) + " bytes to " + device);
+            }
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    /**
+     * Reads the next MAD, growing the buffer when the kernel has an RMPP-reassembled MAD larger
+     * than it ({@code ENOSPC}; the header's {@code length} then tells the size needed).
+     *
+     * @param timeoutMillis how long to wait
+     * @return the MAD, or null if none came in time or the file was closed meanwhile
+     */
+    public Packet read(int timeoutMillis) {
+        receiveLock.lock();
+        try {
+            long deadline = System.nanoTime() + Math.max(0, timeoutMillis) * 1_000_000L;
+            while (true) {
+                checkOpen();
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (!Libc.pollIn(fd, Math.clamp(left, 0, POLL_SLICE_MILLIS))) {
+                    if (left <= 0 || closed.get()) {
+                        return null;
+                    }
+                    continue;
+                }
+                MemorySegment b = receiveBuffer.segment;
+                long n;
+                try {
+                    n = Libc.read(fd, b, b.byteSize());
+                } catch (SysException e) {
+                    if (e.errno() == ENOSPC) {
+                        long needed = Integer.toUnsignedLong((int) IbUserMad.LENGTH.get(b, 0L));
+                        if (needed <= b.byteSize()) {
+                            throw new RdmaException("umad read of " + device + " failed with ENOSPC into "
+                                    + b.byteSize() + " bytes, yet the MAD needs " + needed, e);
+                        }
+                        receiveBuffer.ensure(needed);
+                        continue;
+                    }
+                    if (e.errno() == Libc.EAGAIN) {
+                        continue;
+                    }
+                    throw e;
+                }
+                return packet(b, (int) n);
+            }
+        } finally {
+            receiveLock.unlock();
+        }
+    }
+
+    private static Packet packet(MemorySegment b, int n) {
+        if (n < HEADER_SIZE) {
+            throw new RdmaException("umad read returned " + n + " bytes, less than its " + HEADER_SIZE + "-byte header");
+        }
+        byte[] mad = b.asSlice(HEADER_SIZE, n - HEADER_SIZE).toArray(ValueLayout.JAVA_BYTE);
+        boolean grh = (byte) IbUserMad.GRH_PRESENT.get(b, 0L) != 0;
+        MadAddress from = new MadAddress(
+                (short) IbUserMad.LID.get(b, 0L) & 0xFFFF,
+                (int) IbUserMad.QPN.get(b, 0L) & 0xFFFFFF,
+                (int) IbUserMad.QKEY.get(b, 0L),
+                (byte) IbUserMad.SL.get(b, 0L) & 0xF,
+                (short) IbUserMad.PKEY_INDEX.get(b, 0L) & 0xFFFF,
+                grh ? Gid.fromSegment(b, IbUserMad.GID_OFFSET) : null);
+        return new Packet((int) IbUserMad.AGENT_ID.get(b, 0L), (int) IbUserMad.STATUS.get(b, 0L), mad, from);
+    }
+
+    /**
+     * A MAD read from the device.
+     *
+     * @param agentId the agent it arrived for
+     * @param status  0, or {@link #ETIMEDOUT} for a request of ours the kernel gives up waiting
+     *                on (then {@code mad} holds its 24-byte MAD header only)
+     * @param mad     the MAD: 256 bytes, or more when the kernel reassembled an RMPP transfer
+     * @param from    the sender (for a timed-out request, the address it was sent to); the kernel
+     *                reports no Q_Key (0) for a received MAD, and the GID is that of the GRH's
+     *                source when a GRH came with it
+     */
+    public record Packet(int agentId, int status, byte[] mad, MadAddress from) {
+    }
+
+    /**
+     * Closes the device: the kernel unregisters any agent left. Waits for a reader to finish its
+     * poll slice. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        sendLock.lock();
+        receiveLock.lock();
+        try {
+            Libc.close(fd);
+        } finally {
+            sendBuffer.close();
+            receiveBuffer.close();
+            receiveLock.unlock();
+            sendLock.unlock();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException(device + " is closed");
+        }
+    }
+
+    /** A native buffer that grows by being replaced, each generation in its own arena. */
+    private static final class Buffer {
+        private Arena arena;
+        private MemorySegment segment;
+
+        Buffer(long size) {
+            arena = Arena.ofShared();
+            segment = arena.allocate(size, 8);
+        }
+
+        MemorySegment ensure(long size) {
+            if (size > segment.byteSize()) {
+                Arena bigger = Arena.ofShared();
+                MemorySegment grown = bigger.allocate(size, 8);
+                arena.close();
+                arena = bigger;
+                segment = grown;
+            }
+            return segment;
+        }
+
+        void close() {
+            arena.close();
+        }
+    }
+}

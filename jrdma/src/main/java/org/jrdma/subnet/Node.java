@@ -1,0 +1,122 @@
+package org.jrdma.subnet;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.jrdma.iba.Guid;
+import org.jrdma.iba.NodeType;
+import org.jrdma.iba.smp.SmpNodeInfo;
+import org.jrdma.iba.smp.SmpSwitchInfo;
+import org.jrdma.mad.SmpTarget;
+
+/**
+ * A discovered node (IBA 14.2.5.3): a switch, channel adapter or router, with its NodeInfo,
+ * NodeDescription, the directed route that reached it, its ports, and for switches SwitchInfo.
+ */
+public final class Node {
+    private final SmpNodeInfo info;
+    private final int nodeType;
+    private final Guid guid;
+    private final String description;
+    private final SmpTarget.DirectedRoute route;
+    private final SmpSwitchInfo switchInfo;
+    private final Port[] ports;
+
+    Node(SmpNodeInfo info, String description, SmpTarget.DirectedRoute route, SmpSwitchInfo switchInfo) {
+        this.info = info;
+        this.nodeType = info.nodeType();
+        this.guid = info.nodeGuid();
+        this.description = description;
+        this.route = route;
+        this.switchInfo = switchInfo;
+        this.ports = new Port[info.numPorts() + 1];
+    }
+
+    /** The node GUID. */
+    public Guid guid() {
+        return guid;
+    }
+
+    /** The node type, or null for a value the IBA does not define. */
+    public NodeType type() {
+        return NodeType.fromValueOrNull(nodeType);
+    }
+
+    /** Whether this is a switch. */
+    public boolean isSwitch() {
+        return nodeType == 2;
+    }
+
+    /** The NodeType value of NodeInfo (1 CA, 2 switch, 3 router). */
+    public int nodeTypeValue() {
+        return nodeType;
+    }
+
+    /** NodeInfo as read during discovery (a copy). */
+    public SmpNodeInfo info() {
+        return SmpNodeInfo.decode(info.toBytes(), 0);
+    }
+
+    /** The NodeDescription text. */
+    public String description() {
+        return description;
+    }
+
+    /** The directed route from the discovering port to this node. */
+    public SmpTarget.DirectedRoute route() {
+        return route;
+    }
+
+    /** SwitchInfo, or null if this is not a switch. */
+    public SmpSwitchInfo switchInfo() {
+        return switchInfo == null ? null : SmpSwitchInfo.decode(switchInfo.toBytes(), 0);
+    }
+
+    /** The number of physical ports. */
+    public int numPorts() {
+        return info.numPorts();
+    }
+
+    /** Port {@code number}, or null if discovery did not read it. */
+    public Port port(int number) {
+        return number >= 0 && number < ports.length ? ports[number] : null;
+    }
+
+    /** The ports discovery read, in port order. */
+    public List<Port> ports() {
+        List<Port> list = new ArrayList<>();
+        for (Port p : ports) {
+            if (p != null) {
+                list.add(p);
+            }
+        }
+        return Collections.unmodifiableList(list);
+    }
+
+    /** A switch's port 0, where its LID lives; null for other nodes. */
+    public Port managementPort() {
+        return isSwitch() ? ports[0] : null;
+    }
+
+    /** The node's LID: port 0's for a switch, the first discovered port's otherwise (0 if none). */
+    public int lid() {
+        if (isSwitch()) {
+            return ports[0] == null ? 0 : ports[0].rawInfo().lid();
+        }
+        for (Port p : ports) {
+            if (p != null) {
+                return p.rawInfo().lid();
+            }
+        }
+        return 0;
+    }
+
+    void addPort(Port port) {
+        ports[port.number()] = port;
+    }
+
+    @Override
+    public String toString() {
+        return (isSwitch() ? "switch " : "node ") + guid() + " \"" + description + "\"";
+    }
+}

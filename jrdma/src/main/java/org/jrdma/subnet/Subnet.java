@@ -1,0 +1,89 @@
+package org.jrdma.subnet;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jrdma.iba.Guid;
+
+/**
+ * A discovered subnet: every node reached, in the order discovery found them (breadth first,
+ * ports in ascending order), and the node discovery started from.
+ */
+public final class Subnet {
+    private final Map<Guid, Node> nodes = new LinkedHashMap<>();
+    private final Node from;
+
+    Subnet(Node from) {
+        this.from = from;
+        nodes.put(from.guid(), from);
+    }
+
+    /** The node the discovering port belongs to. */
+    public Node from() {
+        return from;
+    }
+
+    /** Every node in discovery order. */
+    public List<Node> nodes() {
+        return List.copyOf(nodes.values());
+    }
+
+    /** The switches in discovery order. */
+    public List<Node> switches() {
+        return nodes.values().stream().filter(Node::isSwitch).toList();
+    }
+
+    /** The channel adapters (and routers) in discovery order. */
+    public List<Node> channelAdapters() {
+        return nodes.values().stream().filter(n -> !n.isSwitch()).toList();
+    }
+
+    /** The node with this GUID. */
+    public Optional<Node> node(Guid guid) {
+        return Optional.ofNullable(nodes.get(guid));
+    }
+
+    /** The node owning this LID (a switch's port 0 LID or a CA port's LID range). */
+    public Optional<Node> nodeByLid(int lid) {
+        for (Node n : nodes.values()) {
+            for (Port p : n.ports()) {
+                int base = p.lid();
+                if (base != 0 && lid >= base && lid < base + (1 << p.lmc())) {
+                    return Optional.of(n);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The number of links (each counted once). */
+    public int linkCount() {
+        int ends = 0;
+        for (Node n : nodes.values()) {
+            for (Port p : n.ports()) {
+                if (p.number() > 0 && p.remote() != null) {
+                    ends++;
+                }
+            }
+        }
+        return ends / 2;
+    }
+
+    Map<Guid, Node> index() {
+        return Collections.unmodifiableMap(nodes);
+    }
+
+    void add(Node node) {
+        nodes.putIfAbsent(node.guid(), node);
+    }
+
+    boolean contains(Guid guid) {
+        return nodes.containsKey(guid);
+    }
+
+    Node get(Guid guid) {
+        return nodes.get(guid);
+    }
+}

@@ -1,0 +1,59 @@
+package org.jrdma.mad.umad;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.jrdma.iba.Gid;
+import org.jrdma.testkit.Peers;
+import org.jrdma.testkit.vm.SoftRoceVm;
+import org.jrdma.testkit.vm.VmResult;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link UmadTransport} against the real kernel: boots the soft-RoCE VM once and runs
+ * {@link UmadLoopbackMain} there on {@code rxe0} port 1, then checks that every expected check
+ * printed PASS and none FAIL.
+ */
+class UmadTransportVmTest {
+    /** The checks {@link UmadLoopbackMain} makes, by the start of their PASS lines. */
+    private static final List<String> EXPECTED = List.of(
+            "PASS sysfs lookup of rxe0/1",
+            "PASS 16 parallel vendor-class Get requests answered with matching TID and payload",
+            "PASS RMPP GetTableResp reassembled by the kernel: 1056 bytes",
+            "PASS Get to unserved class 0x0a: the kernel answers GetResp status 0xc",
+            "PASS GetTable to unserved class 0x0a timed out",
+            "PASS the responder served",
+            "PASS kernel response timeout 300 ms, engine 20 s: ETIMEDOUT ends each attempt as dropped",
+            "PASS kernel response timeout 3 s, engine 400 ms x 4: resends while the kernel waits are not refused",
+            "PASS the kernel refuses a second request with the same TID",
+            "DONE all passed");
+
+    @Test
+    void madsGoThroughTheKernelOnSoftRoce() throws URISyntaxException {
+        Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
+        String classPath = String.join(":", location(UmadLoopbackMain.class), location(UmadTransport.class),
+                location(Gid.class));
+        VmResult result = SoftRoceVm.create().run("java --enable-native-access=ALL-UNNAMED -cp " + classPath + " "
+                + UmadLoopbackMain.class.getName() + " rxe0 1", Duration.ofMinutes(6));
+        System.out.println(result.output());
+        List<String> lines = result.output().lines().toList();
+        List<String> failed = lines.stream().filter(l -> l.startsWith("FAIL")).toList();
+        assertEquals(List.of(), failed, result.output());
+        for (String expected : EXPECTED) {
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith(expected)), "missing \"" + expected + "\" in:\n" + result.output());
+        }
+        assertEquals(0, result.exitCode(), result.output());
+        assertEquals(EXPECTED.size(), Stream.of("PASS", "DONE").mapToLong(p -> lines.stream().filter(l -> l.startsWith(p)).count()).sum(),
+                result.output());
+    }
+
+    /** The class folder or jar a class was loaded from: the VM sees the host's file system at the same paths. */
+    private static String location(Class<?> type) throws URISyntaxException {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
+}
