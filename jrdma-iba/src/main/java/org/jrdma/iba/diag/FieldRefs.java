@@ -9,7 +9,8 @@ import org.jrdma.iba.wire.IbaStruct;
 /**
  * Finds the field a table names in a structure's {@link IbaStruct#fields() fields()}: a plain or
  * flattened nested name ({@code portInfo.lid}, {@code entry[3].vl}), or an element of an array
- * field ({@code pKey[3]}).
+ * field ({@code pKey[3]}). The names are indexed once per class: a structure class's fields
+ * are the same for all its instances, as the generated classes' are.
  */
 final class FieldRefs {
     private static final Map<Class<?>, Map<String, Field>> BY_CLASS = new ConcurrentHashMap<>();

@@ -46,7 +46,8 @@ public record Table(String name, Padding padding, String indent, List<Row> rows)
     }
 
     /**
-     * The fields this table names that {@code struct} does not have, or an empty list: a table
+     * The fields this table names that {@code struct} does not have (or spans that run past its
+     * end), or an empty list: a table
      * refers to fields by name, so a renamed field shows up here (and in the tests) rather than
      * when printing.
      */
@@ -61,7 +62,7 @@ public record Table(String name, Padding padding, String indent, List<Row> rows)
             switch (row) {
                 case Row.Line line -> {
                     try {
-                        FieldRefs.resolve(struct, prefix + line.field());
+                        cell(struct, prefix, line, DiagOptions.defaults());
                     } catch (IllegalStateException e) {
                         missing.add(name + ": " + prefix + line.field());
                     }
@@ -73,14 +74,22 @@ public record Table(String name, Padding padding, String indent, List<Row> rows)
         }
     }
 
+    /** The bits a line shows; a span must stay within the structure. */
+    private static Cell cell(IbaStruct struct, String prefix, Row.Line line, DiagOptions options) {
+        FieldRefs.Ref ref = FieldRefs.resolve(struct, prefix + line.field());
+        int bits = line.bits() == 0 ? ref.field().bitLength() : line.bits();
+        if (ref.bitOffset() + bits > struct.size() * 8) {
+            throw new IllegalStateException(line.label() + ": " + bits + " bits from " + prefix + line.field()
+                    + " run past the end of " + struct.ibaName());
+        }
+        return new Cell(struct, ref.field(), ref.bitOffset(), bits, options);
+    }
+
     private void render(StringBuilder out, IbaStruct struct, DiagOptions options, String prefix, String lineStart) {
         for (Row row : rows) {
             switch (row) {
                 case Row.Line line -> {
-                    FieldRefs.Ref ref = FieldRefs.resolve(struct, prefix + line.field());
-                    int bits = line.bits() == 0 ? ref.field().bitLength() : line.bits();
-                    Cell cell = new Cell(struct, ref.field(), ref.bitOffset(), bits, options);
-                    String value = line.format().apply(cell);
+                    String value = line.format().apply(cell(struct, prefix, line, options));
                     out.append(lineStart).append(indent).append(padding.prefix(line.label(), value))
                             .append(value).append('\n');
                 }

@@ -230,7 +230,7 @@ public final class Tables {
             line("sys_guid", "nodeInfo.systemImageGuid", HEX),
             line("node_guid", "nodeInfo.nodeGuid", HEX),
             line("port_guid", "nodeInfo.portGuid", HEX),
-            line("partition_cap", "nodeInfo.partitionCap", UINT),
+            line("partition_cap", "nodeInfo.partitionCap", HEX_UPPER),
             line("device_id", "nodeInfo.deviceId", HEX_UPPER),
             line("revision", "nodeInfo.revision", HEX_UPPER),
             line("port_num", "nodeInfo.localPortNum", UINT),
@@ -271,7 +271,7 @@ public final class Tables {
             line("sl", "sl", HEX_UPPER),
             span("mtu", "mtuSelector", 8, HEX_UPPER),
             span("rate", "rateSelector", 8, HEX_UPPER),
-            line("pkt_life", "packetLifeTime", HEX_UPPER),
+            span("pkt_life", "packetLifeTimeSelector", 8, HEX_UPPER),
             line("preference", "preference", HEX_UPPER),
             span("resv2", "reversePathPKeyMemberBit", 48, Formats.hexUpper(12)));
 
@@ -291,7 +291,7 @@ public final class Tables {
             text("\t\tSMInfo dump:"),
             line("GUID", "smInfo.guid", HEX),
             line("SM_Key", "smInfo.smKey", HEX),
-            line("ActCount", "smInfo.priority", UINT),
+            line("ActCount", "smInfo.actCount", UINT),
             line("Priority", "smInfo.priority", UINT),
             line("SMState", "smInfo.smState", UINT));
 }

@@ -1,4 +1,4 @@
-package org.jrdma.testkit.demo;
+package org.jrdma.tools;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,10 +9,10 @@ import org.jrdma.testkit.vm.SoftRoceVm;
 import org.jrdma.testkit.vm.VmResult;
 
 /**
- * The README's main job: brings up jrdma's two real peers and shows them working. First a
- * simulated InfiniBand fabric (the bundled fat tree: ibsim plus OpenSM), queried with the C
- * diagnostics; then the soft-RoCE VM with an RC ping-pong on rxe0. Each later capability of jrdma
- * adds its own step here.
+ * The README's main job: brings up jrdma's two real peers and shows jrdma working on them. First a
+ * simulated InfiniBand fabric (the bundled fat tree: ibsim plus OpenSM), discovered and queried by
+ * {@code ibtool} next to the C diagnostics; then the soft-RoCE VM with an RC ping-pong on rxe0.
+ * Each later capability of jrdma adds its own step here.
  *
  * <p>Run it through {@code bin/jrdma-demo}; the argument, if any, is a topology name or file.
  */
@@ -32,7 +32,12 @@ public final class Demo {
         try (Fabric fabric = Fabric.start(topology)) {
             System.out.printf("ibsim and OpenSM up, subnet swept, SA answering after %d ms (sockets @%s:*)%n",
                     Duration.ofNanos(System.nanoTime() - start).toMillis(), fabric.socketName());
-            show(fabric, "ibnetdiscover");
+            ibtool("ibnetdiscover", "--sim", fabric.socketName());
+            long c = System.nanoTime();
+            ToolResult cOut = fabric.runAt(null, Duration.ofSeconds(60), List.of("ibnetdiscover"));
+            System.out.printf("(C ibnetdiscover on the same fabric: %d ms, output %s)%n%n",
+                    Duration.ofNanos(System.nanoTime() - c).toMillis(),
+                    withoutDate(cOut.stdout()).equals(withoutDate(lastIbtoolOutput)) ? "identical" : "DIFFERENT");
             show(fabric, "smpquery", "nodeinfo", "1");
             show(fabric, "saquery", "NR", "2");
             show(fabric, "perfquery", "1", "1");
@@ -55,6 +60,25 @@ public final class Demo {
                 """, Duration.ofMinutes(3));
         System.out.print(result.output());
         System.out.printf("(VM run took %d ms, exit status %d)%n", result.elapsed().toMillis(), result.exitCode());
+    }
+
+    private static String lastIbtoolOutput = "";
+
+    /** Runs an ibtool command in this JVM and prints what it printed. */
+    private static void ibtool(String... args) {
+        System.out.println("$ ibtool " + String.join(" ", args));
+        java.io.StringWriter out = new java.io.StringWriter();
+        long start = System.nanoTime();
+        picocli.CommandLine cl = Ibtool.commandLine();
+        cl.setOut(new java.io.PrintWriter(out, true));
+        int status = cl.execute(args);
+        lastIbtoolOutput = out.toString();
+        System.out.print(lastIbtoolOutput);
+        System.out.printf("(ibtool: exit %d, %d ms)%n", status, Duration.ofNanos(System.nanoTime() - start).toMillis());
+    }
+
+    private static String withoutDate(String topology) {
+        return topology.replaceAll("(?m)^# Topology file: generated on .*$", "");
     }
 
     private static void show(Fabric fabric, String... command) {
