@@ -144,7 +144,7 @@ public final class MadEngine implements AutoCloseable {
         pending.put((int) tid, future);
         try {
             tracer.sent(request, to);
-            transport.send(request, to, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+            transport.send(request, to);
             return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             return null;

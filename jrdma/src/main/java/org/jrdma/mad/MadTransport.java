@@ -9,15 +9,6 @@ public interface MadTransport extends AutoCloseable {
     void send(byte[] mad, MadAddress to);
 
     /**
-     * Sends a request whose response is awaited for {@code responseTimeoutMillis}: a transport
-     * whose lower layer tracks responses itself (the kernel's umad) uses it as that layer's
-     * timeout; others send as {@link #send(byte[], MadAddress)} does.
-     */
-    default void send(byte[] mad, MadAddress to, int responseTimeoutMillis) {
-        send(mad, to);
-    }
-
-    /**
      * Receives the next MAD.
      *
      * @param timeoutMillis how long to wait

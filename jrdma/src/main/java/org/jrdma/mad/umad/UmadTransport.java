@@ -163,13 +163,6 @@ public final class UmadTransport implements MadTransport {
 
     @Override
     public void send(byte[] mad, MadAddress to) {
-        send(mad, to, responseTimeoutMillis);
-    }
-
-    /** Sends with the kernel awaiting the response for {@code responseTimeoutMillis} (at least 1). */
-    @Override
-    public void send(byte[] mad, MadAddress to, int responseTimeoutMillis) {
-        int kernelTimeout = Math.max(1, responseTimeoutMillis);
         if (mad.length < MAD_SIZE) {
             throw new IllegalArgumentException("a MAD is at least " + MAD_SIZE + " bytes, not " + mad.length);
         }
@@ -188,10 +181,10 @@ public final class UmadTransport implements MadTransport {
             if (awaiting.size() >= AWAITING_SWEEP) {
                 awaiting.values().removeIf(e -> e - now <= 0);
             }
-            awaiting.put(key, now + kernelTimeout * 1_000_000L + KERNEL_GRACE_NANOS);
+            awaiting.put(key, now + responseTimeoutMillis * 1_000_000L + KERNEL_GRACE_NANOS);
         }
         try {
-            file.write(agent, kernelTimeout, mad, to);
+            file.write(agent, responseTimeoutMillis, mad, to);
         } catch (RuntimeException e) {
             release(key);
             throw e;
