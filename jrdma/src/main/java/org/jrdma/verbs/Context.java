@@ -1,0 +1,204 @@
+package org.jrdma.verbs;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jrdma.AsyncException;
+import org.jrdma.iba.Gid;
+import org.jrdma.verbs.ffi.IbvContext;
+
+/**
+ * An open RDMA device, {@code struct ibv_context} ({@code ibv_open_device}; IBA 11.2.1.1 Open
+ * HCA): python-rdma's {@code rdma.ibverbs.Context}, from {@link Verbs#open}. It queries the
+ * device and its ports, makes protection domains, completion queues and completion channels,
+ * and delivers the device's asynchronous events. Closing it closes everything made from it.
+ *
+ * <pre>{@code
+ * try (Context ctx = Verbs.open("rxe0")) {
+ *     Pd pd = ctx.pd();
+ *     Cq cq = ctx.cq(64);
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class Context extends Resource {
+    private final IbvContext handle;
+    private final String deviceName;
+    /** The CQs, QPs and SRQs of this context by the address of their C structure, for events. */
+    private final Map<Long, Resource> byAddress = new ConcurrentHashMap<>();
+    private final Map<Integer, Qp> qpsByNum = new ConcurrentHashMap<>();
+
+    private Context(IbvContext handle, String deviceName) {
+        this.handle = handle;
+        this.deviceName = deviceName;
+    }
+
+    /** Opens {@code deviceName}, or returns null when there is no such device. */
+    static Context open(String deviceName) {
+        IbvContext handle = IbvContext.open(deviceName);
+        return handle == null ? null : new Context(handle, deviceName);
+    }
+
+    /** The device's name, for example {@code rxe0}. */
+    public String deviceName() {
+        return deviceName;
+    }
+
+    /** The device's limits and capabilities ({@code ibv_query_device}). */
+    public DeviceAttr queryDevice() {
+        checkOpen();
+        return handle.queryDevice();
+    }
+
+    /** The attributes of port {@code port}, from 1 ({@code ibv_query_port}). */
+    public PortAttr queryPort(int port) {
+        checkOpen();
+        return handle.queryPort(Args.unsigned("port_num", port, 8));
+    }
+
+    /** Entry {@code index} of port {@code port}'s GID table ({@code ibv_query_gid}). */
+    public Gid queryGid(int port, int index) {
+        checkOpen();
+        return handle.queryGid(Args.unsigned("port_num", port, 8), Args.positiveOrZero("index", index));
+    }
+
+    /** Entry {@code index} of port {@code port}'s P_Key table ({@code ibv_query_pkey}), 16 bits. */
+    public int queryPkey(int port, int index) {
+        checkOpen();
+        return handle.queryPkey(Args.unsigned("port_num", port, 8), Args.positiveOrZero("index", index));
+    }
+
+    /** How many completion vectors CQs may be spread over ({@code num_comp_vectors}). */
+    public int numCompVectors() {
+        checkOpen();
+        return handle.numCompVectors();
+    }
+
+    /** The file descriptor that becomes readable when an asynchronous event waits ({@code async_fd}). */
+    public int asyncFd() {
+        checkOpen();
+        return handle.asyncFd();
+    }
+
+    /** A new protection domain ({@code ibv_alloc_pd}). */
+    public Pd pd() {
+        checkOpen();
+        return Pd.alloc(this);
+    }
+
+    /** A new completion channel ({@code ibv_create_comp_channel}). */
+    public CompChannel compChannel() {
+        checkOpen();
+        return CompChannel.create(this);
+    }
+
+    /** A new completion queue of at least {@code cqe} entries, without a completion channel. */
+    public Cq cq(int cqe) {
+        return cq(cqe, null, 0);
+    }
+
+    /** A new completion queue of at least {@code cqe} entries whose events go to {@code channel}. */
+    public Cq cq(int cqe, CompChannel channel) {
+        return cq(cqe, channel, 0);
+    }
+
+    /**
+     * A new completion queue ({@code ibv_create_cq}).
+     *
+     * @param cqe        the least number of entries
+     * @param channel    where its completion events go, or null
+     * @param compVector the completion vector, below {@link #numCompVectors()}
+     */
+    public Cq cq(int cqe, CompChannel channel, int compVector) {
+        checkOpen();
+        if (channel != null && channel.context() != this) {
+            throw new IllegalArgumentException(channel + " belongs to another context");
+        }
+        return Cq.create(this, Args.positiveOrZero("cqe", cqe), channel, Args.positiveOrZero("comp_vector", compVector));
+    }
+
+    /** The open queue pair numbered {@code qpNum} made in this context, or null (python-rdma's {@code from_qp_num}). */
+    public Qp qp(int qpNum) {
+        return qpsByNum.get(qpNum);
+    }
+
+    /**
+     * Waits up to {@code timeout} for an asynchronous event ({@code ibv_get_async_event}) and
+     * acknowledges it. One waiting thread per context: a second may block after the first took
+     * the event.
+     *
+     * @return the event, or null when none came in time
+     */
+    public AsyncEvent getAsyncEvent(Duration timeout) {
+        checkOpen();
+        IbvContext.RawAsyncEvent raw = handle.getAsyncEvent(millis(timeout));
+        if (raw == null) {
+            return null;
+        }
+        EventType type = EventType.fromValue(raw.eventType());
+        return switch (type.element()) {
+            case CQ -> new AsyncEvent(type, (Cq) byAddress.get(raw.element()), null, null, 0);
+            case QP -> new AsyncEvent(type, null, (Qp) byAddress.get(raw.element()), null, 0);
+            case SRQ -> new AsyncEvent(type, null, null, (Srq) byAddress.get(raw.element()), 0);
+            case PORT -> new AsyncEvent(type, null, null, null, raw.portNum());
+            case NONE -> new AsyncEvent(type, null, null, null, 0);
+        };
+    }
+
+    /**
+     * python-rdma's {@code handle_async_event}: raises the events that report a failure.
+     *
+     * @throws AsyncException if {@code event.type().isError()}
+     */
+    public void handleAsyncEvent(AsyncEvent event) {
+        if (event.type().isError()) {
+            throw new AsyncException(event.type().value(), event.type().text() + " on " + event.subject());
+        }
+    }
+
+    /** The native object, for the objects made from this context. */
+    IbvContext handle() {
+        return handle;
+    }
+
+    /** Makes {@code resource} (a CQ, QP or SRQ at {@code address}) findable by events. */
+    void map(long address, Resource resource) {
+        byAddress.put(address, resource);
+        if (resource instanceof Qp qp) {
+            qpsByNum.put(qp.qpNum(), qp);
+        }
+    }
+
+    /** Undoes {@link #map}. */
+    void unmap(long address, Resource resource) {
+        byAddress.remove(address, resource);
+        if (resource instanceof Qp qp) {
+            qpsByNum.remove(qp.qpNum(), qp);
+        }
+    }
+
+    /** The CQ at {@code address}, for a completion event. */
+    Cq cqAt(long address) {
+        return (Cq) byAddress.get(address);
+    }
+
+    /** {@code timeout} in milliseconds for poll(2), at most {@code Integer.MAX_VALUE}. */
+    static int millis(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    }
+
+    @Override
+    String describe() {
+        return "context of " + deviceName;
+    }
+
+    @Override
+    void release() {
+        handle.close();
+    }
+}

@@ -1,0 +1,95 @@
+package org.jrdma.verbs;
+
+import org.jrdma.verbs.ffi.IbvCq;
+
+/**
+ * A completion queue, {@code struct ibv_cq} ({@code ibv_create_cq}; IBA 10.2.6): where work
+ * completions of the queue pairs using it arrive. python-rdma's {@code rdma.ibverbs.CQ}, from
+ * {@link Context#cq}; {@link #poll} fills a reusable {@link WcBuffer} instead of returning new
+ * objects, and allocates nothing.
+ */
+public final class Cq extends Resource {
+    private final Context context;
+    private final CompChannel channel;
+    private final IbvCq handle;
+
+    private Cq(Context context, CompChannel channel, IbvCq handle) {
+        this.context = context;
+        this.channel = channel;
+        this.handle = handle;
+    }
+
+    /** {@code ibv_create_cq}, registered as a dependent of the context and channel and findable by events. */
+    static Cq create(Context context, int cqe, CompChannel channel, int compVector) {
+        Cq cq = new Cq(context, channel,
+                IbvCq.create(context.handle(), cqe, channel == null ? null : channel.handle(), compVector));
+        cq.register(context, channel);
+        context.map(cq.handle.address(), cq);
+        return cq;
+    }
+
+    /** The context this queue belongs to. */
+    public Context context() {
+        return context;
+    }
+
+    /** The completion channel its events go to, or null. */
+    public CompChannel channel() {
+        return channel;
+    }
+
+    /** How many entries the queue has ({@code cq->cqe}), at least what was asked. */
+    public int cqe() {
+        checkOpen();
+        return handle.cqe();
+    }
+
+    /** Changes the queue to at least {@code cqe} entries ({@code ibv_resize_cq}). */
+    public void resize(int cqe) {
+        checkOpen();
+        handle.resize(Args.positiveOrZero("cqe", cqe));
+    }
+
+    /**
+     * Takes up to {@code wcs.capacity()} completions into {@code wcs} ({@code ibv_poll_cq});
+     * {@link WcBuffer#count()} becomes the result. Allocates nothing.
+     *
+     * @return how many completions were taken, 0 when the queue was empty
+     */
+    public int poll(WcBuffer wcs) {
+        checkOpen();
+        int n = handle.poll(wcs.array());
+        wcs.filled(n);
+        return n;
+    }
+
+    /**
+     * Arms the queue to signal its completion channel once, on the next completion, or with
+     * {@code solicitedOnly} on the next solicited or error completion ({@code ibv_req_notify_cq}).
+     * Allocates nothing.
+     */
+    public void reqNotify(boolean solicitedOnly) {
+        checkOpen();
+        handle.reqNotify(solicitedOnly);
+    }
+
+    /** The native object, for a queue pair completing on this CQ. */
+    IbvCq handle() {
+        return handle;
+    }
+
+    @Override
+    String describe() {
+        return "CQ on " + context.deviceName();
+    }
+
+    @Override
+    void release() {
+        handle.close();
+    }
+
+    @Override
+    void afterClose() {
+        context.unmap(handle.address(), this);
+    }
+}

@@ -1,0 +1,119 @@
+package org.jrdma.verbs;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import org.jrdma.verbs.ffi.IbvPd;
+
+/**
+ * A protection domain, {@code struct ibv_pd} ({@code ibv_alloc_pd}; IBA 10.2.3): the memory
+ * regions, queue pairs, shared receive queues and address handles made from it may be used
+ * together. python-rdma's {@code rdma.ibverbs.PD}, from {@link Context#pd()}. Closing it closes
+ * them all.
+ */
+public final class Pd extends Resource {
+    private final Context context;
+    private final IbvPd handle;
+
+    private Pd(Context context, IbvPd handle) {
+        this.context = context;
+        this.handle = handle;
+    }
+
+    /** {@code ibv_alloc_pd}, registered as a dependent of {@code context}. */
+    static Pd alloc(Context context) {
+        Pd pd = new Pd(context, IbvPd.alloc(context.handle()));
+        pd.register(context);
+        return pd;
+    }
+
+    /** The context this domain belongs to. */
+    public Context context() {
+        return context;
+    }
+
+    /**
+     * Registers {@code memory} ({@code ibv_reg_mr}) with {@link Access} rights {@code access}.
+     * The region keeps {@code memory} reachable; the caller keeps it alive (its arena open)
+     * until the region is closed.
+     *
+     * @throws IllegalArgumentException if {@code memory} is not native, is empty, is read-only
+     *                                  while {@code access} lets the device write, or
+     *                                  {@code access} has a bit verbs.h does not define
+     */
+    public Mr mr(MemorySegment memory, int access) {
+        Objects.requireNonNull(memory, "memory");
+        if (!memory.isNative()) {
+            throw new IllegalArgumentException("only native memory can be registered, not " + memory);
+        }
+        if (memory.byteSize() == 0) {
+            throw new IllegalArgumentException("an empty segment cannot be registered");
+        }
+        if ((access & ~Access.ALL) != 0) {
+            throw new IllegalArgumentException(String.format("unknown access flags 0x%x", access & ~Access.ALL));
+        }
+        if (memory.isReadOnly() && (access & Access.WRITES) != 0) {
+            throw new IllegalArgumentException("read-only memory cannot be registered with write access");
+        }
+        checkOpen();
+        return Mr.register(this, memory, access);
+    }
+
+    /**
+     * Registers the remaining bytes of a direct buffer, from its position to its limit, as
+     * {@link #mr(MemorySegment, int)} does.
+     *
+     * @throws IllegalArgumentException if {@code buffer} is not direct
+     */
+    public Mr mr(ByteBuffer buffer, int access) {
+        if (!buffer.isDirect()) {
+            throw new IllegalArgumentException("only a direct buffer can be registered");
+        }
+        return mr(MemorySegment.ofBuffer(buffer), access);
+    }
+
+    /** A new queue pair ({@code ibv_create_qp}) as {@code init} describes it. */
+    public Qp qp(QpInitAttr init) {
+        Objects.requireNonNull(init, "init");
+        checkOpen();
+        return Qp.create(this, init);
+    }
+
+    /**
+     * A new queue pair of {@code type} with {@code maxSendWr} send requests completing on
+     * {@code sendCq} and {@code maxRecvWr} receive requests completing on {@code recvCq}, one
+     * scatter/gather element each: python-rdma's {@code pd.qp(type, depth, cq, depth, cq)}.
+     */
+    public Qp qp(QpType type, int maxSendWr, Cq sendCq, int maxRecvWr, Cq recvCq) {
+        return qp(new QpInitAttr(type, sendCq, recvCq).cap(new QpCap(maxSendWr, maxRecvWr, 1, 1, 0)));
+    }
+
+    /** A new shared receive queue ({@code ibv_create_srq}); {@code attr.srqLimit()} arms its limit. */
+    public Srq srq(SrqAttr attr) {
+        Objects.requireNonNull(attr, "attr");
+        checkOpen();
+        return Srq.create(this, attr);
+    }
+
+    /** A new address handle ({@code ibv_create_ah}) for UD sends to {@code attr}. */
+    public Ah ah(AhAttr attr) {
+        Objects.requireNonNull(attr, "attr");
+        checkOpen();
+        return Ah.create(this, attr);
+    }
+
+    /** The native object, for the objects made in this domain. */
+    IbvPd handle() {
+        return handle;
+    }
+
+    @Override
+    String describe() {
+        return "PD on " + context.deviceName();
+    }
+
+    @Override
+    void release() {
+        handle.close();
+    }
+}

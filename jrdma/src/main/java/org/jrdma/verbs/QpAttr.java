@@ -1,0 +1,379 @@
+package org.jrdma.verbs;
+
+import java.util.Objects;
+import org.jrdma.iba.Mtu;
+
+/**
+ * Queue pair attributes, {@code struct ibv_qp_attr}, for {@link Qp#modify} (IBA 11.2.5.2 Modify
+ * QP) and from {@link Qp#query}. A mutable builder: each setter checks its range, records its
+ * {@code enum ibv_qp_attr_mask} bit in {@link #mask()} and returns {@code this}, so
+ * {@code qp.modify(new QpAttr().qpState(QpState.INIT).pkeyIndex(0).portNum(1).qpAccessFlags(0))}
+ * sends exactly the four attributes set. The mask constants below are verbs.h's {@code IBV_QP_*}.
+ * A query result has every attribute set, so it is passed back to {@link Qp#modify(QpAttr, int)}
+ * with the mask of the attributes to change.
+ */
+public final class QpAttr {
+    /** {@code IBV_QP_STATE}: {@link #qpState}. */
+    public static final int STATE = 1;
+    /** {@code IBV_QP_CUR_STATE}: {@link #curQpState}. */
+    public static final int CUR_STATE = 1 << 1;
+    /** {@code IBV_QP_EN_SQD_ASYNC_NOTIFY}: {@link #enSqdAsyncNotify}. */
+    public static final int EN_SQD_ASYNC_NOTIFY = 1 << 2;
+    /** {@code IBV_QP_ACCESS_FLAGS}: {@link #qpAccessFlags}. */
+    public static final int ACCESS_FLAGS = 1 << 3;
+    /** {@code IBV_QP_PKEY_INDEX}: {@link #pkeyIndex}. */
+    public static final int PKEY_INDEX = 1 << 4;
+    /** {@code IBV_QP_PORT}: {@link #portNum}. */
+    public static final int PORT = 1 << 5;
+    /** {@code IBV_QP_QKEY}: {@link #qkey}. */
+    public static final int QKEY = 1 << 6;
+    /** {@code IBV_QP_AV}: {@link #ahAttr}. */
+    public static final int AV = 1 << 7;
+    /** {@code IBV_QP_PATH_MTU}: {@link #pathMtu}. */
+    public static final int PATH_MTU = 1 << 8;
+    /** {@code IBV_QP_TIMEOUT}: {@link #timeout}. */
+    public static final int TIMEOUT = 1 << 9;
+    /** {@code IBV_QP_RETRY_CNT}: {@link #retryCnt}. */
+    public static final int RETRY_CNT = 1 << 10;
+    /** {@code IBV_QP_RNR_RETRY}: {@link #rnrRetry}. */
+    public static final int RNR_RETRY = 1 << 11;
+    /** {@code IBV_QP_RQ_PSN}: {@link #rqPsn}. */
+    public static final int RQ_PSN = 1 << 12;
+    /** {@code IBV_QP_MAX_QP_RD_ATOMIC}: {@link #maxRdAtomic}. */
+    public static final int MAX_QP_RD_ATOMIC = 1 << 13;
+    /** {@code IBV_QP_ALT_PATH}: {@link #altAhAttr}, {@link #altPkeyIndex}, {@link #altPortNum}, {@link #altTimeout}. */
+    public static final int ALT_PATH = 1 << 14;
+    /** {@code IBV_QP_MIN_RNR_TIMER}: {@link #minRnrTimer}. */
+    public static final int MIN_RNR_TIMER = 1 << 15;
+    /** {@code IBV_QP_SQ_PSN}: {@link #sqPsn}. */
+    public static final int SQ_PSN = 1 << 16;
+    /** {@code IBV_QP_MAX_DEST_RD_ATOMIC}: {@link #maxDestRdAtomic}. */
+    public static final int MAX_DEST_RD_ATOMIC = 1 << 17;
+    /** {@code IBV_QP_PATH_MIG_STATE}: {@link #pathMigState}. */
+    public static final int PATH_MIG_STATE = 1 << 18;
+    /** {@code IBV_QP_CAP}: {@link #cap}. */
+    public static final int CAP = 1 << 19;
+    /** {@code IBV_QP_DEST_QPN}: {@link #destQpNum}. */
+    public static final int DEST_QPN = 1 << 20;
+    /** {@code IBV_QP_RATE_LIMIT}: {@link #rateLimit}. */
+    public static final int RATE_LIMIT = 1 << 25;
+
+    private int mask;
+    private QpState qpState = QpState.RESET;
+    private QpState curQpState = QpState.RESET;
+    private Mtu pathMtu = Mtu.MTU_256;
+    private int pathMigState;
+    private int qkey;
+    private int rqPsn;
+    private int sqPsn;
+    private int destQpNum;
+    private int qpAccessFlags;
+    private QpCap cap = new QpCap(0, 0, 0, 0, 0);
+    private AhAttr ahAttr = new AhAttr();
+    private AhAttr altAhAttr = new AhAttr();
+    private int pkeyIndex;
+    private int altPkeyIndex;
+    private boolean enSqdAsyncNotify;
+    private boolean sqDraining;
+    private int maxRdAtomic;
+    private int maxDestRdAtomic;
+    private int minRnrTimer;
+    private int portNum;
+    private int timeout;
+    private int retryCnt;
+    private int rnrRetry;
+    private int altPortNum;
+    private int altTimeout;
+    private int rateLimit;
+
+    /** Attributes with nothing set: an empty mask. */
+    public QpAttr() {
+    }
+
+    /** The {@code enum ibv_qp_attr_mask} bits of the attributes set so far (or returned by a query). */
+    public int mask() {
+        return mask;
+    }
+
+    private QpAttr set(int bit) {
+        mask |= bit;
+        return this;
+    }
+
+    /** {@code qp_state}: the state to move to, or the current one in a query. */
+    public QpState qpState() {
+        return qpState;
+    }
+
+    /** Sets {@code qp_state} ({@link #STATE}). */
+    public QpAttr qpState(QpState value) {
+        this.qpState = Objects.requireNonNull(value, "qpState");
+        return set(STATE);
+    }
+
+    /** {@code cur_qp_state}: the state the caller believes the QP is in. */
+    public QpState curQpState() {
+        return curQpState;
+    }
+
+    /** Sets {@code cur_qp_state} ({@link #CUR_STATE}). */
+    public QpAttr curQpState(QpState value) {
+        this.curQpState = Objects.requireNonNull(value, "curQpState");
+        return set(CUR_STATE);
+    }
+
+    /** {@code path_mtu}. */
+    public Mtu pathMtu() {
+        return pathMtu;
+    }
+
+    /** Sets {@code path_mtu} ({@link #PATH_MTU}). */
+    public QpAttr pathMtu(Mtu value) {
+        this.pathMtu = Objects.requireNonNull(value, "pathMtu");
+        return set(PATH_MTU);
+    }
+
+    /** {@code path_mig_state}: {@code enum ibv_mig_state}, 0 migrated, 1 rearm, 2 armed. */
+    public int pathMigState() {
+        return pathMigState;
+    }
+
+    /** Sets {@code path_mig_state} ({@link #PATH_MIG_STATE}). */
+    public QpAttr pathMigState(int value) {
+        if (value < 0 || value > 2) {
+            throw new IllegalArgumentException("path_mig_state must be 0 to 2, not " + value);
+        }
+        this.pathMigState = value;
+        return set(PATH_MIG_STATE);
+    }
+
+    /** {@code qkey}: the Q_Key of a UD queue pair, unsigned 32 bits. */
+    public int qkey() {
+        return qkey;
+    }
+
+    /** Sets {@code qkey} ({@link #QKEY}). */
+    public QpAttr qkey(int value) {
+        this.qkey = value;
+        return set(QKEY);
+    }
+
+    /** {@code rq_psn}: the first packet sequence number expected, 24 bits. */
+    public int rqPsn() {
+        return rqPsn;
+    }
+
+    /** Sets {@code rq_psn} ({@link #RQ_PSN}). */
+    public QpAttr rqPsn(int value) {
+        this.rqPsn = Args.unsigned("rq_psn", value, 24);
+        return set(RQ_PSN);
+    }
+
+    /** {@code sq_psn}: the first packet sequence number sent, 24 bits. */
+    public int sqPsn() {
+        return sqPsn;
+    }
+
+    /** Sets {@code sq_psn} ({@link #SQ_PSN}). */
+    public QpAttr sqPsn(int value) {
+        this.sqPsn = Args.unsigned("sq_psn", value, 24);
+        return set(SQ_PSN);
+    }
+
+    /** {@code dest_qp_num}: the remote queue pair number of a connection, 24 bits. */
+    public int destQpNum() {
+        return destQpNum;
+    }
+
+    /** Sets {@code dest_qp_num} ({@link #DEST_QPN}). */
+    public QpAttr destQpNum(int value) {
+        this.destQpNum = Args.unsigned("dest_qp_num", value, 24);
+        return set(DEST_QPN);
+    }
+
+    /** {@code qp_access_flags}: the remote operations allowed, {@link Access} bits. */
+    public int qpAccessFlags() {
+        return qpAccessFlags;
+    }
+
+    /** Sets {@code qp_access_flags} ({@link #ACCESS_FLAGS}). */
+    public QpAttr qpAccessFlags(int value) {
+        this.qpAccessFlags = value;
+        return set(ACCESS_FLAGS);
+    }
+
+    /** {@code cap}: the work queue sizes. */
+    public QpCap cap() {
+        return cap;
+    }
+
+    /** Sets {@code cap} ({@link #CAP}): resizes the work queues, where the device allows it. */
+    public QpAttr cap(QpCap value) {
+        this.cap = Objects.requireNonNull(value, "cap");
+        return set(CAP);
+    }
+
+    /** {@code ah_attr}: the primary path of a connected queue pair. */
+    public AhAttr ahAttr() {
+        return ahAttr;
+    }
+
+    /** Sets {@code ah_attr} ({@link #AV}). */
+    public QpAttr ahAttr(AhAttr value) {
+        this.ahAttr = Objects.requireNonNull(value, "ahAttr");
+        return set(AV);
+    }
+
+    /** {@code alt_ah_attr}: the alternate path (automatic path migration). */
+    public AhAttr altAhAttr() {
+        return altAhAttr;
+    }
+
+    /**
+     * Sets the alternate path ({@link #ALT_PATH}): {@code alt_ah_attr}, {@code alt_pkey_index},
+     * {@code alt_port_num} and {@code alt_timeout}, which go together.
+     */
+    public QpAttr altPath(AhAttr altAhAttr, int altPkeyIndex, int altPortNum, int altTimeout) {
+        this.altAhAttr = Objects.requireNonNull(altAhAttr, "altAhAttr");
+        this.altPkeyIndex = Args.unsigned("alt_pkey_index", altPkeyIndex, 16);
+        this.altPortNum = Args.unsigned("alt_port_num", altPortNum, 8);
+        this.altTimeout = Args.unsigned("alt_timeout", altTimeout, 5);
+        return set(ALT_PATH);
+    }
+
+    /** {@code pkey_index}: the P_Key table entry of the primary path. */
+    public int pkeyIndex() {
+        return pkeyIndex;
+    }
+
+    /** Sets {@code pkey_index} ({@link #PKEY_INDEX}). */
+    public QpAttr pkeyIndex(int value) {
+        this.pkeyIndex = Args.unsigned("pkey_index", value, 16);
+        return set(PKEY_INDEX);
+    }
+
+    /** {@code alt_pkey_index}. */
+    public int altPkeyIndex() {
+        return altPkeyIndex;
+    }
+
+    /** {@code en_sqd_async_notify}: raise an event when the send queue has drained. */
+    public boolean enSqdAsyncNotify() {
+        return enSqdAsyncNotify;
+    }
+
+    /** Sets {@code en_sqd_async_notify} ({@link #EN_SQD_ASYNC_NOTIFY}). */
+    public QpAttr enSqdAsyncNotify(boolean value) {
+        this.enSqdAsyncNotify = value;
+        return set(EN_SQD_ASYNC_NOTIFY);
+    }
+
+    /** {@code sq_draining}, from a query: the send queue is draining (state SQD). */
+    public boolean sqDraining() {
+        return sqDraining;
+    }
+
+    /** Sets {@code sq_draining}, an output of {@link Qp#query} that {@link Qp#modify} ignores; no mask bit. */
+    public QpAttr sqDraining(boolean value) {
+        this.sqDraining = value;
+        return this;
+    }
+
+    /** {@code max_rd_atomic}: RDMA reads and atomics this side may have outstanding. */
+    public int maxRdAtomic() {
+        return maxRdAtomic;
+    }
+
+    /** Sets {@code max_rd_atomic} ({@link #MAX_QP_RD_ATOMIC}). */
+    public QpAttr maxRdAtomic(int value) {
+        this.maxRdAtomic = Args.unsigned("max_rd_atomic", value, 8);
+        return set(MAX_QP_RD_ATOMIC);
+    }
+
+    /** {@code max_dest_rd_atomic}: responder resources for the remote side's reads and atomics. */
+    public int maxDestRdAtomic() {
+        return maxDestRdAtomic;
+    }
+
+    /** Sets {@code max_dest_rd_atomic} ({@link #MAX_DEST_RD_ATOMIC}). */
+    public QpAttr maxDestRdAtomic(int value) {
+        this.maxDestRdAtomic = Args.unsigned("max_dest_rd_atomic", value, 8);
+        return set(MAX_DEST_RD_ATOMIC);
+    }
+
+    /** {@code min_rnr_timer}: the RNR NAK timer field (IBA table 45), 5 bits. */
+    public int minRnrTimer() {
+        return minRnrTimer;
+    }
+
+    /** Sets {@code min_rnr_timer} ({@link #MIN_RNR_TIMER}). */
+    public QpAttr minRnrTimer(int value) {
+        this.minRnrTimer = Args.unsigned("min_rnr_timer", value, 5);
+        return set(MIN_RNR_TIMER);
+    }
+
+    /** {@code port_num}: the local port, from 1. */
+    public int portNum() {
+        return portNum;
+    }
+
+    /** Sets {@code port_num} ({@link #PORT}). */
+    public QpAttr portNum(int value) {
+        this.portNum = Args.unsigned("port_num", value, 8);
+        return set(PORT);
+    }
+
+    /** {@code timeout}: the local ack timeout, 4.096 us * 2^value, 0 for infinite; 5 bits. */
+    public int timeout() {
+        return timeout;
+    }
+
+    /** Sets {@code timeout} ({@link #TIMEOUT}). */
+    public QpAttr timeout(int value) {
+        this.timeout = Args.unsigned("timeout", value, 5);
+        return set(TIMEOUT);
+    }
+
+    /** {@code retry_cnt}: retries after a timeout, 3 bits. */
+    public int retryCnt() {
+        return retryCnt;
+    }
+
+    /** Sets {@code retry_cnt} ({@link #RETRY_CNT}). */
+    public QpAttr retryCnt(int value) {
+        this.retryCnt = Args.unsigned("retry_cnt", value, 3);
+        return set(RETRY_CNT);
+    }
+
+    /** {@code rnr_retry}: retries after a receiver-not-ready NAK, 3 bits, 7 for infinite. */
+    public int rnrRetry() {
+        return rnrRetry;
+    }
+
+    /** Sets {@code rnr_retry} ({@link #RNR_RETRY}). */
+    public QpAttr rnrRetry(int value) {
+        this.rnrRetry = Args.unsigned("rnr_retry", value, 3);
+        return set(RNR_RETRY);
+    }
+
+    /** {@code alt_port_num}. */
+    public int altPortNum() {
+        return altPortNum;
+    }
+
+    /** {@code alt_timeout}. */
+    public int altTimeout() {
+        return altTimeout;
+    }
+
+    /** {@code rate_limit}: the packet pacing rate, kbps, 0 unlimited. */
+    public int rateLimit() {
+        return rateLimit;
+    }
+
+    /** Sets {@code rate_limit} ({@link #RATE_LIMIT}). */
+    public QpAttr rateLimit(int value) {
+        this.rateLimit = value;
+        return set(RATE_LIMIT);
+    }
+}

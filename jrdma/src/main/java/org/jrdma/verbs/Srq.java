@@ -1,0 +1,110 @@
+package org.jrdma.verbs;
+
+import java.util.List;
+import java.util.Objects;
+import org.jrdma.WrException;
+import org.jrdma.verbs.ffi.IbvSrq;
+
+/**
+ * A shared receive queue, {@code struct ibv_srq} ({@code ibv_create_srq}; IBA 10.2.9): one pool
+ * of receive requests for several queue pairs ({@link QpInitAttr#srq}). python-rdma's
+ * {@code rdma.ibverbs.SRQ}, from {@link Pd#srq}.
+ */
+public final class Srq extends Resource {
+    /** {@code IBV_SRQ_MAX_WR}: {@code ibv_modify_srq} resizes. */
+    static final int MAX_WR = 1;
+    /** {@code IBV_SRQ_LIMIT}: {@code ibv_modify_srq} arms the limit. */
+    static final int LIMIT = 1 << 1;
+
+    private final Pd pd;
+    private final IbvSrq handle;
+
+    private Srq(Pd pd, IbvSrq handle) {
+        this.pd = pd;
+        this.handle = handle;
+    }
+
+    /** {@code ibv_create_srq} in {@code pd}, registered as its dependent and findable by events. */
+    static Srq create(Pd pd, SrqAttr attr) {
+        IbvSrq handle = IbvSrq.create(pd.handle(), attr);
+        Srq srq = new Srq(pd, handle);
+        srq.register(pd);
+        pd.context().map(handle.address(), srq);
+        return srq;
+    }
+
+    /** The protection domain of this queue. */
+    public Pd pd() {
+        return pd;
+    }
+
+    /** The attributes granted at creation: at least what was asked. */
+    public SrqAttr granted() {
+        return handle.granted();
+    }
+
+    /** The current attributes ({@code ibv_query_srq}). */
+    public SrqAttr query() {
+        checkOpen();
+        return handle.query();
+    }
+
+    /**
+     * Arms the limit ({@code ibv_modify_srq} with {@code IBV_SRQ_LIMIT}): when fewer than
+     * {@code srqLimit} requests remain, the context raises {@link EventType#SRQ_LIMIT_REACHED}
+     * once.
+     */
+    public void armLimit(int srqLimit) {
+        checkOpen();
+        handle.modify(new SrqAttr(0, 0, Args.positiveOrZero("srq_limit", srqLimit)), LIMIT);
+    }
+
+    /** Resizes the queue to at least {@code maxWr} requests ({@code ibv_modify_srq} with {@code IBV_SRQ_MAX_WR}). */
+    public void resize(int maxWr) {
+        checkOpen();
+        handle.modify(new SrqAttr(Args.positiveOrZero("max_wr", maxWr), 0, 0), MAX_WR);
+    }
+
+    /**
+     * Posts {@code first} and the requests linked after it ({@code ibv_post_srq_recv}).
+     * Allocates nothing.
+     *
+     * @throws WrException when a request could not be posted; those before it were
+     */
+    public void postRecv(RecvWr first) {
+        checkOpen();
+        RecvWr.post(handle.recvWrs(), "ibv_post_srq_recv", Objects.requireNonNull(first, "first"), null);
+    }
+
+    /**
+     * Posts {@code wrs} in order ({@code ibv_post_srq_recv}).
+     *
+     * @throws WrException when a request could not be posted; those before it were
+     */
+    public void postRecv(List<RecvWr> wrs) {
+        checkOpen();
+        if (!wrs.isEmpty()) {
+            RecvWr.post(handle.recvWrs(), "ibv_post_srq_recv", null, wrs);
+        }
+    }
+
+    /** The native object, for a queue pair made on this SRQ. */
+    IbvSrq handle() {
+        return handle;
+    }
+
+    @Override
+    String describe() {
+        return "SRQ on " + pd.context().deviceName();
+    }
+
+    @Override
+    void release() {
+        handle.close();
+    }
+
+    @Override
+    void afterClose() {
+        pd.context().unmap(handle.address(), this);
+    }
+}

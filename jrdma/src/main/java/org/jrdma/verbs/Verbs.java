@@ -1,0 +1,70 @@
+package org.jrdma.verbs;
+
+import java.util.List;
+import java.util.Objects;
+import org.jrdma.verbs.ffi.IbvContext;
+import org.jrdma.verbs.ffi.Ibv;
+
+/**
+ * The entry to the verbs interface, libibverbs ({@code libibverbs.so.1}) through
+ * {@code java.lang.foreign}: whether it can be used here, the devices it finds
+ * ({@code ibv_get_device_list}), and opening one ({@code ibv_open_device}) as a {@link Context}.
+ * Needs {@code --enable-native-access} for the module {@code org.jrdma} (or
+ * {@code ALL-UNNAMED} on the class path).
+ */
+public final class Verbs {
+    private Verbs() {
+    }
+
+    /** Whether libibverbs can be used in this JVM; checked once. */
+    public static boolean isAvailable() {
+        return Ibv.unavailabilityCause() == null;
+    }
+
+    /** Why libibverbs cannot be used, with what to install; null when it can. */
+    public static String unavailabilityCause() {
+        return Ibv.unavailabilityCause();
+    }
+
+    /**
+     * Throws unless libibverbs can be used.
+     *
+     * @throws UnsupportedOperationException with {@link #unavailabilityCause()}
+     */
+    public static void ensureAvailable() {
+        String cause = Ibv.unavailabilityCause();
+        if (cause != null) {
+            throw new UnsupportedOperationException(cause);
+        }
+    }
+
+    /**
+     * The RDMA devices of this host, as {@code ibv_devices} lists them.
+     *
+     * @throws UnsupportedOperationException if libibverbs cannot be used
+     * @throws org.jrdma.SysException        if libibverbs cannot list devices (for example
+     *                                       {@code ENOSYS} without kernel RDMA support)
+     */
+    public static List<VerbsDevice> devices() {
+        ensureAvailable();
+        return List.copyOf(IbvContext.devices());
+    }
+
+    /**
+     * Opens device {@code deviceName}.
+     *
+     * @throws IllegalArgumentException      if there is no such device; the message lists those there are
+     * @throws UnsupportedOperationException if libibverbs cannot be used
+     * @throws org.jrdma.SysException        if the device cannot be opened
+     */
+    public static Context open(String deviceName) {
+        Objects.requireNonNull(deviceName, "deviceName");
+        ensureAvailable();
+        Context context = Context.open(deviceName);
+        if (context == null) {
+            throw new IllegalArgumentException("no RDMA device " + deviceName + "; devices: "
+                    + devices().stream().map(VerbsDevice::name).toList());
+        }
+        return context;
+    }
+}

@@ -1,0 +1,87 @@
+package org.jrdma.verbs.ffi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * libibverbs ({@code libibverbs.so.1}) as seen from Java: whether it can be used here, and
+ * downcall handles on its exported functions and on the provider entry points reached through
+ * {@code struct ibv_context_ops}. The handles are built by the classes that use them, once, in
+ * their static initialisers, which run only after {@link #unavailabilityCause()} said yes.
+ */
+@SuppressWarnings("restricted")
+public final class Ibv {
+    /** The shared object, by its ABI name, as {@code ibv_devinfo} loads it. */
+    public static final String LIBRARY = "libibverbs.so.1";
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
+    /** Data-path calls are short and never call back into Java: no thread-state transition. */
+    private static final Linker.Option CRITICAL = Linker.Option.critical(false);
+
+    private static volatile String cause;
+    private static volatile SymbolLookup lookup;
+
+    private Ibv() {
+    }
+
+    /**
+     * Why verbs cannot be used in this JVM, or null when they can: the structure layouts are
+     * those of Linux x86-64, and libibverbs must load (Debian package {@code libibverbs1}).
+     */
+    public static String unavailabilityCause() {
+        String result = cause;
+        if (result == null) {
+            synchronized (Ibv.class) {
+                result = cause;
+                if (result == null) {
+                    result = probe();
+                    cause = result;
+                }
+            }
+        }
+        return result.isEmpty() ? null : result;
+    }
+
+    private static String probe() {
+        String os = System.getProperty("os.name");
+        String arch = System.getProperty("os.arch");
+        if (!"Linux".equals(os) || !"amd64".equals(arch)) {
+            return "jrdma verbs support Linux on x86-64 only (the libibverbs structure layouts are"
+                    + " checked there), not " + os + " on " + arch;
+        }
+        try {
+            lookup = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
+            return "";
+        } catch (IllegalArgumentException e) {
+            return LIBRARY + " cannot be loaded (" + e.getMessage() + "); install libibverbs1 (Debian: apt-get install"
+                    + " libibverbs1 ibverbs-providers)";
+        }
+    }
+
+    /**
+     * A handle on exported function {@code name}; with {@code captureErrno} its first parameter
+     * is a call-state segment ({@link Errors#callState}) that receives {@code errno}.
+     */
+    static MethodHandle function(String name, FunctionDescriptor descriptor, boolean captureErrno) {
+        if (unavailabilityCause() != null) {
+            throw new IllegalStateException(unavailabilityCause());
+        }
+        MemorySegment symbol = lookup.find(name)
+                .orElseThrow(() -> new UnsatisfiedLinkError(LIBRARY + " does not export " + name));
+        return captureErrno ? LINKER.downcallHandle(symbol, descriptor, ERRNO)
+                : LINKER.downcallHandle(symbol, descriptor);
+    }
+
+    /**
+     * A handle on a C function pointer of this signature, a data-path entry point of
+     * {@code struct ibv_context_ops}: its first parameter is the function's address.
+     */
+    static MethodHandle pointer(FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(descriptor, CRITICAL);
+    }
+}

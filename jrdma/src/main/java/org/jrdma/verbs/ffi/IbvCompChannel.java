@@ -1,0 +1,83 @@
+package org.jrdma.verbs.ffi;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import org.jrdma.ffi.Libc;
+
+/**
+ * {@code struct ibv_comp_channel}: a completion event channel ({@code ibv_create_comp_channel},
+ * {@code ibv_get_cq_event}, {@code ibv_ack_cq_events}, {@code ibv_destroy_comp_channel}).
+ */
+public final class IbvCompChannel extends NativeObject {
+    private static final MethodHandle CREATE = Ibv.function("ibv_create_comp_channel",
+            FunctionDescriptor.of(ADDRESS, ADDRESS), true);
+    private static final MethodHandle DESTROY = Ibv.function("ibv_destroy_comp_channel",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
+    private static final MethodHandle GET_CQ_EVENT = Ibv.function("ibv_get_cq_event",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), true);
+    private static final MethodHandle ACK_CQ_EVENTS = Ibv.function("ibv_ack_cq_events",
+            FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT), false);
+    private static final VarHandle FD = Structs.handle(Structs.IBV_COMP_CHANNEL, "fd");
+
+    private final int fd;
+
+    private IbvCompChannel(MemorySegment raw) {
+        super(raw, Structs.IBV_COMP_CHANNEL, "completion channel");
+        this.fd = (int) FD.get(ptr, 0L);
+    }
+
+    /** {@code ibv_create_comp_channel}. */
+    public static IbvCompChannel create(IbvContext context) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = Errors.callState(arena);
+            MemorySegment raw = (MemorySegment) CREATE.invokeExact(state, context.ptr);
+            return new IbvCompChannel(Errors.nonNull("ibv_create_comp_channel", raw, state));
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /** {@code channel->fd}: readable when a completion event is waiting. */
+    public int fd() {
+        return fd;
+    }
+
+    /**
+     * Waits for a completion event ({@code ibv_get_cq_event}) and acknowledges it at once
+     * ({@code ibv_ack_cq_events(cq, 1)}), so that destroying the CQ never waits for it.
+     *
+     * @param timeoutMillis how long to wait; negative waits for ever
+     * @return the address of the {@code struct ibv_cq} that has completions, or 0 on time-out
+     */
+    public long getCqEvent(int timeoutMillis) {
+        if (!Libc.pollIn(fd, timeoutMillis)) {
+            return 0;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = Errors.callState(arena);
+            MemorySegment cq = arena.allocate(ADDRESS);
+            MemorySegment cqContext = arena.allocate(ADDRESS);
+            Errors.notMinusOne("ibv_get_cq_event", (int) GET_CQ_EVENT.invokeExact(state, ptr, cq, cqContext), state);
+            MemorySegment eventCq = cq.get(ADDRESS, 0);
+            ACK_CQ_EVENTS.invokeExact(eventCq, 1);
+            return eventCq.address();
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    @Override
+    void destroy(MemorySegment raw) {
+        try {
+            Errors.zero("ibv_destroy_comp_channel", (int) DESTROY.invokeExact(raw));
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+}

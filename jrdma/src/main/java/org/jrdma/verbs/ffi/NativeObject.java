@@ -1,0 +1,55 @@
+package org.jrdma.verbs.ffi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.GroupLayout;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A libibverbs object ({@code struct ibv_context}, {@code ibv_pd}, {@code ibv_qp}, ...) owned by
+ * Java: its pointer as a segment of the structure's size, bound to a shared {@link Arena} that
+ * also holds any native memory allocated for the object. Every downcall receives that segment,
+ * and the linker keeps the arena open for the call's duration; so once {@link #close()} has
+ * closed the arena, a late call fails with {@link IllegalStateException} instead of touching
+ * freed memory, and a close while a call is running in another thread fails instead of freeing
+ * memory under it.
+ */
+@SuppressWarnings("restricted")
+public abstract sealed class NativeObject
+        permits IbvContext, IbvPd, IbvMr, IbvCompChannel, IbvCq, IbvQp, IbvSrq, IbvAh {
+    /** Owns {@link #ptr}'s lifetime and the object's native allocations. */
+    final Arena arena = Arena.ofShared();
+    /** The C object, readable through the layout given at construction. */
+    final MemorySegment ptr;
+    private final String what;
+
+    /** Takes ownership of the C object at {@code raw}, of {@code layout}, described as {@code what}. */
+    NativeObject(MemorySegment raw, GroupLayout layout, String what) {
+        this.ptr = raw.reinterpret(layout.byteSize(), arena, null);
+        this.what = what;
+    }
+
+    /** The C pointer, for a work request or an event to refer to this object. */
+    public final long address() {
+        return ptr.address();
+    }
+
+    /**
+     * Makes the object unusable from Java, then destroys it in libibverbs. Called once.
+     *
+     * @throws IllegalStateException when a call on the object is running in another thread; the
+     *                               object is then left as it was
+     * @throws org.jrdma.SysException when libibverbs fails to destroy it; it is unusable anyway
+     */
+    public final void close() {
+        MemorySegment raw = MemorySegment.ofAddress(ptr.address());
+        try {
+            arena.close();
+        } catch (IllegalStateException busy) {
+            throw new IllegalStateException(what + " is in use by a call in another thread; not closed", busy);
+        }
+        destroy(raw);
+    }
+
+    /** Frees the C object at {@code raw}, whose arena is already closed. */
+    abstract void destroy(MemorySegment raw);
+}
