@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "ibtool", mixinStandardHelpOptions = true, version = "jrdma ibtool 0.1.0",
         description = "InfiniBand diagnostics and fabric tools built on jrdma.",
-        subcommands = {IbnetdiscoverCommand.class})
+        subcommands = {IbnetdiscoverCommand.class, SmpqueryCommand.class, PerfqueryCommand.class, SaqueryCommand.class})
 public final class Ibtool implements Callable<Integer> {
     @Spec
     private CommandSpec spec;

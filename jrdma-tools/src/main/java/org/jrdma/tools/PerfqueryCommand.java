@@ -1,0 +1,95 @@
+package org.jrdma.tools;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.jrdma.iba.Lid;
+import org.jrdma.iba.diag.DiagOptions;
+import org.jrdma.iba.diag.PerfQuery;
+import org.jrdma.iba.diag.PortId;
+import org.jrdma.iba.mad.MadClassPortInfo;
+import org.jrdma.iba.pm.PmPortCounters;
+import org.jrdma.iba.pm.PmPortCountersExtended;
+import org.jrdma.mad.GmpClient;
+import org.jrdma.mad.MadEngine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ibtool perfquery}: a port's performance counters (PortCounters, or PortCountersExtended
+ * with {@code -x}) from its performance management agent, printed as infiniband-diags' perfquery
+ * prints them; {@code -r} resets the counters after reading them, {@code -R} only resets.
+ */
+@Command(name = "perfquery", mixinStandardHelpOptions = true,
+        description = "Read (and reset) a port's performance counters: PortCounters, or PortCountersExtended with -x.")
+final class PerfqueryCommand implements Callable<Integer> {
+    /** PortCounters:CounterSelect and CounterSelect2 all set: reset every counter. */
+    private static final int ALL_COUNTERS = 0xFFFF;
+    private static final int ALL_COUNTERS2 = 0xFF;
+
+    @Mixin
+    FabricOptions fabric;
+
+    @Option(names = {"-x", "--extended"}, description = "PortCountersExtended (64-bit counters)")
+    boolean extended;
+
+    @Option(names = {"-r", "--reset_after_read"}, description = "reset the counters after reading them")
+    boolean resetAfterRead;
+
+    @Option(names = {"-R", "--Reset_only"}, description = "reset the counters without reading them")
+    boolean resetOnly;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "LID", description = "the port's LID (default: the local port)")
+    String lid;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "PORT", description = "the port number (default: the local port's)")
+    Integer port;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        try (MadEngine engine = fabric.openEngine()) {
+            LocalPort local = LocalPort.read(fabric.smp(engine));
+            int target = lid == null ? local.lid() : parseLid(lid);
+            int portSelect = port != null ? port : lid == null ? local.number() : 1;
+            if (portSelect < 0 || portSelect > 255) {
+                throw new UsageException("port " + portSelect + " outside 0..255");
+            }
+            GmpClient gmp = new GmpClient(engine, Duration.ofMillis(fabric.timeoutMillis), fabric.retries);
+            PrintWriter out = spec.commandLine().getOut();
+            if (!resetOnly) {
+                MadClassPortInfo cpi = gmp.performanceGet(new MadClassPortInfo(), target, 0);
+                DiagOptions options = DiagOptions.defaults().withPmCapabilities(cpi.capabilityMask(), (int) cpi.capabilityMask2());
+                out.print(extended
+                        ? PerfQuery.portCountersExtended(PortId.lid(target), portSelect,
+                                gmp.performanceGet(new PmPortCountersExtended().portSelect(portSelect), target, 0), options)
+                        : PerfQuery.portCounters(PortId.lid(target), portSelect,
+                                gmp.performanceGet(new PmPortCounters().portSelect(portSelect), target, 0), options));
+                out.flush();
+            }
+            if (resetOnly || resetAfterRead) {
+                gmp.performanceSet(new PmPortCounters().portSelect(portSelect).counterSelect(ALL_COUNTERS)
+                        .counterSelect2(ALL_COUNTERS2), target, 0);
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    private static int parseLid(String text) {
+        try {
+            int lid = Lid.parse(text);
+            if (!Lid.isUnicast(lid)) {
+                throw new UsageException("LID " + text + " is not a unicast LID");
+            }
+            return lid;
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("bad LID \"" + text + "\": " + e.getMessage());
+        }
+    }
+}

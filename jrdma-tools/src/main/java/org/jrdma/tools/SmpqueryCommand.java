@@ -1,0 +1,139 @@
+package org.jrdma.tools;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.jrdma.iba.diag.DiagOptions;
+import org.jrdma.iba.diag.SmpQuery;
+import org.jrdma.iba.smp.SmpGuidInfo;
+import org.jrdma.iba.smp.SmpNodeDescription;
+import org.jrdma.iba.smp.SmpNodeInfo;
+import org.jrdma.iba.smp.SmpPKeyTable;
+import org.jrdma.iba.smp.SmpPortInfo;
+import org.jrdma.iba.smp.SmpSlToVlMappingTable;
+import org.jrdma.iba.smp.SmpSwitchInfo;
+import org.jrdma.iba.smp.SmpVlArbitrationTable;
+import org.jrdma.mad.MadEngine;
+import org.jrdma.mad.SmpClient;
+import org.jrdma.mad.SmpTarget;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ibtool smpquery}: reads one subnet management attribute of a node and prints it as
+ * infiniband-diags' smpquery does (nodeinfo, nodedesc, portinfo, switchinfo, pkeys, sl2vl, vlarb,
+ * guids).
+ */
+@Command(name = "smpquery", mixinStandardHelpOptions = true,
+        description = "Query a subnet management attribute of a node: nodeinfo (NI), nodedesc (ND), portinfo (PI), "
+                + "switchinfo (SI), pkeys (PKeys), sl2vl (SL2VL), vlarb (VLArb), guids (GI).")
+final class SmpqueryCommand implements Callable<Integer> {
+    @Mixin
+    FabricOptions fabric;
+
+    @Option(names = {"-D", "--Direct"}, description = "the destination is a directed route 0,port,... from the local port")
+    boolean directed;
+
+    @Option(names = {"-K", "--show_keys"}, description = "show the M_Key and other keys instead of <not displayed>")
+    boolean showKeys;
+
+    @Parameters(index = "0", paramLabel = "OP", description = "the attribute to query")
+    String op;
+
+    @Parameters(index = "1", paramLabel = "DEST", description = "a LID, or with -D a directed route")
+    String dest;
+
+    @Parameters(index = "2", arity = "0..1", paramLabel = "PORT", description = "the port (portinfo, pkeys, sl2vl, vlarb)")
+    Integer port;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Destination d = Destination.parse(dest, directed);
+        int p = port == null ? 0 : port;
+        if (p < 0 || p > 254) {
+            throw new UsageException("port " + p + " outside 0..254");
+        }
+        try (MadEngine engine = fabric.openEngine()) {
+            SmpClient smp = fabric.smp(engine);
+            String text = switch (op.toLowerCase(Locale.ROOT)) {
+                case "nodeinfo", "ni" -> SmpQuery.nodeInfo(d.portId(), smp.get(new SmpNodeInfo(), d.target(), 0));
+                case "nodedesc", "nd" -> SmpQuery.nodeDescription(smp.get(new SmpNodeDescription(), d.target(), 0));
+                case "portinfo", "pi" -> SmpQuery.portInfo(d.portId(), p, smp.get(new SmpPortInfo(), d.target(), p),
+                        DiagOptions.defaults().withShowKeys(showKeys));
+                case "switchinfo", "si" -> SmpQuery.switchInfo(d.portId(), smp.get(new SmpSwitchInfo(), d.target(), 0));
+                case "pkeys", "pkey" -> pKeys(smp, d.target(), p);
+                case "guids", "gi" -> guids(smp, d.target());
+                case "sl2vl" -> slToVl(smp, d, p);
+                case "vlarb" -> vlArbitration(smp, d, p);
+                default -> throw new UsageException("unknown operation \"" + op + "\"");
+            };
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(text);
+            out.flush();
+            return ExitCodes.OK;
+        }
+    }
+
+    private static String pKeys(SmpClient smp, SmpTarget target, int port) {
+        SmpNodeInfo node = smp.get(new SmpNodeInfo(), target, 0);
+        // smpquery's rule: a switch's external ports hold PartitionEnforcementCap P_Keys.
+        int capacity = node.nodeType() == 2 && port != 0
+                ? smp.get(new SmpSwitchInfo(), target, 0).partitionEnforcementCap() : node.partitionCap();
+        List<SmpPKeyTable> blocks = new ArrayList<>();
+        for (int i = 0; i < SmpQuery.pKeyBlocks(capacity); i++) {
+            blocks.add(smp.get(new SmpPKeyTable(), target, i | (long) port << 16));
+        }
+        return SmpQuery.pKeys(blocks, capacity);
+    }
+
+    private static String guids(SmpClient smp, SmpTarget target) {
+        int capacity = smp.get(new SmpPortInfo(), target, 0).guidCap();
+        List<SmpGuidInfo> blocks = new ArrayList<>();
+        for (int i = 0; i < SmpQuery.guidBlocks(capacity); i++) {
+            blocks.add(smp.get(new SmpGuidInfo(), target, i));
+        }
+        return SmpQuery.guids(blocks, capacity);
+    }
+
+    private static String slToVl(SmpClient smp, Destination d, int out) {
+        SmpNodeInfo node = smp.get(new SmpNodeInfo(), d.target(), 0);
+        List<SmpQuery.SlToVlRow> rows = new ArrayList<>();
+        if (node.nodeType() == 2) {
+            for (int in = 0; in <= node.numPorts(); in++) {
+                rows.add(new SmpQuery.SlToVlRow(in, out, smp.get(new SmpSlToVlMappingTable(), d.target(), in << 8 | out)));
+            }
+        } else {
+            rows.add(new SmpQuery.SlToVlRow(0, 0, smp.get(new SmpSlToVlMappingTable(), d.target(), 0)));
+        }
+        return SmpQuery.slToVl(d.portId(), rows);
+    }
+
+    private static String vlArbitration(SmpClient smp, Destination d, int port) {
+        SmpNodeInfo node = smp.get(new SmpNodeInfo(), d.target(), 0);
+        if (node.nodeType() == 2 && port == 0 && smp.get(new SmpSwitchInfo(), d.target(), 0).enhancedPort0() == 0) {
+            return SmpQuery.noVlArbitration(d.portId());
+        }
+        SmpPortInfo info = smp.get(new SmpPortInfo(), d.target(), port);
+        int low = info.vlArbitrationLowCap();
+        int high = info.vlArbitrationHighCap();
+        return SmpQuery.vlArbitration(d.portId(), port, low, high, vlArbitrationBlocks(smp, d.target(), port, 1, low),
+                vlArbitrationBlocks(smp, d.target(), port, 3, high));
+    }
+
+    private static List<SmpVlArbitrationTable> vlArbitrationBlocks(SmpClient smp, SmpTarget target, int port, int firstPart, int cap) {
+        List<SmpVlArbitrationTable> blocks = new ArrayList<>();
+        for (int i = 0; i < SmpQuery.vlArbitrationBlocks(cap); i++) {
+            blocks.add(smp.get(new SmpVlArbitrationTable(), target, (long) (firstPart + i) << 16 | port));
+        }
+        return blocks;
+    }
+}
