@@ -18,8 +18,11 @@ import org.jrdma.testkit.fabric.Topology;
  * the same topology, and prints the median wall times, their ratio, and jrdma's discovery time
  * inside an already running JVM.
  *
- * <p>Usage: {@code DiscoveryComparison <ibtool command...>}, e.g. the {@code java ... -jar
- * ibtool.jar} line; run through {@code bin/bench-discovery}.
+ * <p>With {@code --aot-cache FILE} first, ibtool is also timed with a JDK AOT cache (JEP 483/514:
+ * classes loaded and linked, method profiles kept) recorded by one training run on the same fabric.
+ *
+ * <p>Usage: {@code DiscoveryComparison [--aot-cache FILE] <java> <java options...> -jar ibtool.jar};
+ * run through {@code bin/bench-discovery}.
  */
 public final class DiscoveryComparison {
     private static final int ROUNDS = 7;
@@ -29,9 +32,10 @@ public final class DiscoveryComparison {
 
     public static void main(String[] args) {
         if (args.length == 0) {
-            throw new IllegalArgumentException("usage: DiscoveryComparison <ibtool command...>");
+            throw new IllegalArgumentException("usage: DiscoveryComparison [--aot-cache FILE] <java> <options...> -jar ibtool.jar");
         }
-        List<String> ibtool = List.of(args);
+        String aotCache = args[0].equals("--aot-cache") ? args[1] : null;
+        List<String> ibtool = List.of(args).subList(aotCache == null ? 0 : 2, args.length);
         Topology topology = Topology.fatTree(32, 64, 32);
         System.out.printf("fabric: %s: %d nodes (%d switches), no subnet manager%n", topology.source(),
                 topology.nodes().size(), topology.nodes(Topology.NodeType.SWITCH).size());
@@ -46,11 +50,20 @@ public final class DiscoveryComparison {
             }
             System.out.printf("outputs identical (%d lines); %d rounds, each tool once per round, alternating%n",
                     cOut.lines().count(), ROUNDS);
+            List<String> aot = null;
+            if (aotCache != null) {
+                run(fabric, withJvmOption(j, "-XX:AOTCacheOutput=" + aotCache), null);
+                aot = withJvmOption(j, "-XX:AOTCache=" + aotCache);
+            }
             long[] cTimes = new long[ROUNDS];
             long[] jTimes = new long[ROUNDS];
+            long[] aTimes = new long[ROUNDS];
             for (int r = 0; r < ROUNDS; r++) {
                 cTimes[r] = timed(fabric, c);
                 jTimes[r] = timed(fabric, j);
+                if (aot != null) {
+                    aTimes[r] = timed(fabric, aot);
+                }
             }
             long inProcess = inProcess(fabric);
             double cMedian = median(cTimes) / 1e6;
@@ -58,9 +71,24 @@ public final class DiscoveryComparison {
             System.out.printf("%-34s %10s %10s%n", "", "median ms", "best ms");
             System.out.printf("%-34s %10.1f %10.1f%n", "C ibnetdiscover (process)", cMedian, Arrays.stream(cTimes).min().orElseThrow() / 1e6);
             System.out.printf("%-34s %10.1f %10.1f%n", "ibtool ibnetdiscover (process)", jMedian, Arrays.stream(jTimes).min().orElseThrow() / 1e6);
+            if (aot != null) {
+                System.out.printf("%-34s %10.1f %10.1f%n", "ibtool, AOT cache (process)", median(aTimes) / 1e6,
+                        Arrays.stream(aTimes).min().orElseThrow() / 1e6);
+            }
             System.out.printf("%-34s %10s %10.1f%n", "jrdma discovery (warm JVM)", "", inProcess / 1e6);
             System.out.printf("ratio ibtool/C (median, whole process): %.2f%n", jMedian / cMedian);
+            if (aot != null) {
+                System.out.printf("ratio ibtool with AOT cache/C (median, whole process): %.2f%n", median(aTimes) / 1e6 / cMedian);
+            }
+            System.out.printf("ratio warm jrdma discovery/C process: %.2f%n", inProcess / 1e6 / cMedian);
         }
+    }
+
+    /** The command with a JVM option added right after the {@code java} executable. */
+    private static List<String> withJvmOption(List<String> command, String option) {
+        List<String> out = new ArrayList<>(command);
+        out.add(1, option);
+        return out;
     }
 
     private static long timed(Fabric fabric, List<String> command) {

@@ -80,6 +80,10 @@ public final class Bits {
                 default: break;
             }
         }
+        if (skip + length <= 8) {
+            // Within one byte: the common case of IBA's 1- to 7-bit fields.
+            return ((b[first] & 0xFF) >>> (8 - skip - length)) & ((1 << length) - 1);
+        }
         int span = (skip + length + 7) >>> 3;
         if (span <= 8) {
             long acc = 0;
@@ -110,6 +114,12 @@ public final class Bits {
                 case 64: u64(b, first, value); return;
                 default: break;
             }
+        }
+        if (skip + length <= 8) {
+            int shift = 8 - skip - length;
+            int fieldMask = ((1 << length) - 1) << shift;
+            b[first] = (byte) ((b[first] & ~fieldMask) | (((int) value << shift) & fieldMask));
+            return;
         }
         int span = (skip + length + 7) >>> 3;
         if (span > 8) {
