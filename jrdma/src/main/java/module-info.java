@@ -13,4 +13,5 @@ module org.jrdma {
     exports org.jrdma.mad.umad;
     exports org.jrdma.subnet;
     exports org.jrdma.verbs;
+    exports org.jrdma.vtools;
 }

@@ -4,6 +4,8 @@ import java.util.List;
 import org.jrdma.devices.EndPort;
 import org.jrdma.devices.RdmaDevice;
 import org.jrdma.devices.SysfsDevices;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Verbs;
 
 /**
  * The entry points of jrdma, python-rdma's {@code rdma} module functions: the RDMA devices of this
@@ -14,6 +16,9 @@ import org.jrdma.devices.SysfsDevices;
  * <pre>{@code
  * EndPort port = Rdma.getEndPort();              // the first active port
  * EndPort named = Rdma.getEndPort("mlx4_0/1");   // or a device, port GUID or port GID
+ * try (Context ctx = Rdma.getVerbs(port)) {      // its verbs
+ *     ...
+ * }
  * }</pre>
  */
 public final class Rdma {
@@ -61,5 +66,18 @@ public final class Rdma {
      */
     public static EndPort getEndPort(String selector) {
         return EndPort.select(getDevices(), selector);
+    }
+
+    /**
+     * The verbs context of {@code endPort}'s device, opened for that end port: python-rdma's
+     * {@code rdma.get_verbs(end_port)}. The caller closes it.
+     *
+     * @throws IllegalArgumentException      if libibverbs has no such device
+     * @throws UnsupportedOperationException if libibverbs cannot be used here
+     * @throws SysException                  if the device cannot be opened
+     * @see Verbs#open(EndPort)
+     */
+    public static Context getVerbs(EndPort endPort) {
+        return Verbs.open(endPort);
     }
 }

@@ -1,7 +1,9 @@
 package org.jrdma.verbs;
 
 import java.util.Objects;
+import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
+import org.jrdma.path.IBPath;
 
 /**
  * An address vector, {@code struct ibv_ah_attr} with its {@code struct ibv_global_route}
@@ -10,6 +12,9 @@ import org.jrdma.iba.Gid;
  *
  * <p>On RoCE (soft-RoCE included) every address needs a GRH: {@link #grh} with the destination
  * GID and the index of the local GID to send from.
+ *
+ * <p>{@link #fromPath} makes the address vector of an {@link IBPath}, as python-rdma uses a path
+ * wherever an {@code ah_attr} goes.
  */
 public final class AhAttr {
     private Gid dgid = new Gid(0, 0);
@@ -26,6 +31,40 @@ public final class AhAttr {
 
     /** An all-zero address vector. */
     public AhAttr() {
+    }
+
+    /**
+     * The address vector of {@code path}, by the seed's table (python-rdma "Verbs and IBPath"):
+     * <table>
+     *   <caption>IBPath attribute, {@code ibv_ah_attr} field</caption>
+     *   <tr><th>path</th><th>ah_attr</th></tr>
+     *   <tr><td>has_grh</td><td>is_global</td></tr>
+     *   <tr><td>DGID</td><td>grh.dgid (when the path has one)</td></tr>
+     *   <tr><td>SGID</td><td>grh.sgid_index: its index in the end port's GID table (with a GRH)</td></tr>
+     *   <tr><td>flow_label</td><td>grh.flow_label</td></tr>
+     *   <tr><td>hop_limit</td><td>grh.hop_limit</td></tr>
+     *   <tr><td>traffic_class</td><td>grh.traffic_class</td></tr>
+     *   <tr><td>DLID</td><td>dlid</td></tr>
+     *   <tr><td>SLID</td><td>src_path_bits: SLID_bits, the path bits under the port's LMC</td></tr>
+     *   <tr><td>SL</td><td>sl</td></tr>
+     *   <tr><td>rate</td><td>static_rate ({@code enum ibv_rate} numbers are IBA's rate codes)</td></tr>
+     *   <tr><td>end_port.port_id</td><td>port_num</td></tr>
+     * </table>
+     *
+     * @throws IllegalStateException       if the path has no end port, or has a GRH but no SGID
+     * @throws org.jrdma.RdmaException     if the SGID is not in the end port's GID table
+     */
+    public static AhAttr fromPath(IBPath path) {
+        EndPort endPort = path.endPort().orElseThrow(
+                () -> new IllegalStateException("an address vector needs the path's end port; none in " + path));
+        AhAttr attr = new AhAttr().isGlobal(path.hasGrh()).flowLabel(path.flowLabel()).hopLimit(path.hopLimit())
+                .trafficClass(path.trafficClass()).dlid(path.dlid()).srcPathBits(path.slidBits()).sl(path.sl())
+                .staticRate(path.rate().value()).portNum(endPort.portNumber());
+        path.dgid().ifPresent(attr::dgid);
+        if (path.hasGrh()) {
+            attr.sgidIndex(path.sgidIndex());
+        }
+        return attr;
     }
 
     /**

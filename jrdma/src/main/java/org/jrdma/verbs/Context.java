@@ -3,14 +3,17 @@ package org.jrdma.verbs;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jrdma.AsyncException;
+import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
 import org.jrdma.verbs.ffi.IbvContext;
 
 /**
  * An open RDMA device, {@code struct ibv_context} ({@code ibv_open_device}; IBA 11.2.1.1 Open
- * HCA): python-rdma's {@code rdma.ibverbs.Context}, from {@link Verbs#open}. It queries the
+ * HCA): python-rdma's {@code rdma.ibverbs.Context}, from {@link Verbs#open} or
+ * {@link org.jrdma.Rdma#getVerbs(EndPort)}. It queries the
  * device and its ports, makes protection domains, completion queues and completion channels,
  * and delivers the device's asynchronous events. Closing it closes everything made from it.
  *
@@ -25,19 +28,32 @@ import org.jrdma.verbs.ffi.IbvContext;
 public final class Context extends Resource {
     private final IbvContext handle;
     private final String deviceName;
+    private final EndPort endPort;
     /** The CQs, QPs and SRQs of this context by the address of their C structure, for events. */
     private final Map<Long, Resource> byAddress = new ConcurrentHashMap<>();
     private final Map<Integer, Qp> qpsByNum = new ConcurrentHashMap<>();
 
-    private Context(IbvContext handle, String deviceName) {
+    private Context(IbvContext handle, String deviceName, EndPort endPort) {
         this.handle = handle;
         this.deviceName = deviceName;
+        this.endPort = endPort;
     }
 
-    /** Opens {@code deviceName}, or returns null when there is no such device. */
-    static Context open(String deviceName) {
+    /**
+     * Opens {@code deviceName} for {@code endPort} (null for none), or returns null when there
+     * is no such device.
+     */
+    static Context open(String deviceName, EndPort endPort) {
         IbvContext handle = IbvContext.open(deviceName);
-        return handle == null ? null : new Context(handle, deviceName);
+        return handle == null ? null : new Context(handle, deviceName, endPort);
+    }
+
+    /**
+     * The end port this context was opened for ({@link Verbs#open(EndPort)}), python-rdma's
+     * {@code ctx.end_port}; empty when it was opened by device name.
+     */
+    public Optional<EndPort> endPort() {
+        return Optional.ofNullable(endPort);
     }
 
     /** The device's name, for example {@code rxe0}. */

@@ -64,6 +64,24 @@ public final class Cq extends Resource {
     }
 
     /**
+     * Takes up to {@code max} completions into {@code wcs} ({@code ibv_poll_cq}), leaving any
+     * more in the queue: for a caller that wants no more than a number of them.
+     * {@link WcBuffer#count()} becomes the result. Allocates nothing.
+     *
+     * @return how many completions were taken, 0 when the queue was empty
+     * @throws IllegalArgumentException unless {@code 1 <= max <= wcs.capacity()}
+     */
+    public int poll(WcBuffer wcs, int max) {
+        if (max < 1 || max > wcs.capacity()) {
+            throw new IllegalArgumentException("max must be 1 to " + wcs.capacity() + ", not " + max);
+        }
+        checkOpen();
+        int n = handle.poll(wcs.array(), max);
+        wcs.filled(n);
+        return n;
+    }
+
+    /**
      * Arms the queue to signal its completion channel once, on the next completion, or with
      * {@code solicitedOnly} on the next solicited or error completion ({@code ibv_req_notify_cq}).
      * Allocates nothing.

@@ -2,18 +2,24 @@ package org.jrdma.verbs;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jrdma.devices.EndPort;
+import org.jrdma.path.IBPath;
 import org.jrdma.verbs.ffi.IbvPd;
 
 /**
  * A protection domain, {@code struct ibv_pd} ({@code ibv_alloc_pd}; IBA 10.2.3): the memory
  * regions, queue pairs, shared receive queues and address handles made from it may be used
  * together. python-rdma's {@code rdma.ibverbs.PD}, from {@link Context#pd()}. Closing it closes
- * them all.
+ * them all. The address handles of paths ({@link #ah(IBPath)}) are cached here.
  */
 public final class Pd extends Resource {
     private final Context context;
     private final IbvPd handle;
+    /** The address handles {@link #ah(IBPath)} made, by path. */
+    private final Map<IBPath, Ah> ahs = new ConcurrentHashMap<>();
 
     private Pd(Context context, IbvPd handle) {
         this.context = context;
@@ -95,11 +101,46 @@ public final class Pd extends Resource {
         return Srq.create(this, attr);
     }
 
-    /** A new address handle ({@code ibv_create_ah}) for UD sends to {@code attr}. */
+    /** A new address handle ({@code ibv_create_ah}) for UD sends to {@code attr}; not cached. */
     public Ah ah(AhAttr attr) {
         Objects.requireNonNull(attr, "attr");
         checkOpen();
-        return Ah.create(this, attr);
+        return Ah.create(this, attr, null);
+    }
+
+    /**
+     * The address handle of {@code path} ({@code ibv_create_ah} with {@link AhAttr#fromPath}),
+     * made once and cached in this domain: python-rdma's {@code pd.ah(path)}, which caches the
+     * AH so that callers need not keep their own. A path is immutable, so the cache is keyed by
+     * it (equal paths share a handle) and never goes stale. Closing the domain closes the cached
+     * handles; closing one drops it from the cache, and the next call makes a new one. A
+     * handle per distinct path stays until then: a responder answering many peers closes
+     * handles it no longer needs.
+     *
+     * @throws IllegalArgumentException if the path's end port is on another device
+     * @throws IllegalStateException    if the path has no end port, or a GRH but no SGID
+     * @throws org.jrdma.SysException   if {@code ibv_create_ah} fails
+     */
+    public Ah ah(IBPath path) {
+        Objects.requireNonNull(path, "path");
+        checkOpen();
+        Ah cached = ahs.get(path);
+        if (cached != null && !cached.isClosed()) {
+            return cached;
+        }
+        EndPort endPort = path.endPort().orElseThrow(
+                () -> new IllegalStateException("an address handle needs the path's end port; none in " + path));
+        if (!endPort.deviceName().equals(context.deviceName())) {
+            throw new IllegalArgumentException("the path's end port " + endPort + " is not on "
+                    + context.deviceName() + ", the device of this PD");
+        }
+        AhAttr attr = AhAttr.fromPath(path);
+        return ahs.compute(path, (key, old) -> old != null && !old.isClosed() ? old : Ah.create(this, attr, key));
+    }
+
+    /** Drops {@code ah}, made for {@code path} and now closed, from the cache. */
+    void uncache(IBPath path, Ah ah) {
+        ahs.remove(path, ah);
     }
 
     /** The native object, for the objects made in this domain. */

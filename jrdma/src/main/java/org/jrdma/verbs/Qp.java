@@ -2,8 +2,12 @@ package org.jrdma.verbs;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 import org.jrdma.WrException;
+import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
+import org.jrdma.iba.Mtu;
+import org.jrdma.path.IBPath;
 import org.jrdma.verbs.ffi.IbvQp;
 import org.jrdma.verbs.ffi.RecvWrs;
 
@@ -21,8 +25,24 @@ import org.jrdma.verbs.ffi.RecvWrs;
  *         .maxDestRdAtomic(1).minRnrTimer(12).ahAttr(new AhAttr().grh(remoteGid, 0, 1).portNum(1)));
  * qp.modify(new QpAttr().qpState(QpState.RTS).sqPsn(0).timeout(14).retryCnt(7).rnrRetry(7).maxRdAtomic(1));
  * }</pre>
+ *
+ * <p>Or, as python-rdma does, from an {@link IBPath} that holds every parameter:
+ * {@link #establish(IBPath, int)} (or {@link #modifyToInit}, {@link #modifyToRtr} and
+ * {@link #modifyToRts} one by one) takes the attributes of each transition from the path by the
+ * seed's table ({@link QpAttr#forInit}), and {@link #fillPath} puts this queue pair's own
+ * parameters into a path first:
+ * <pre>{@code
+ * IBPath path = qp.fillPath(IBPath.builder(endPort).hasGrh(true).sgid(endPort.defaultGid())
+ *         .dgid(remoteGid).hopLimit(64).dqpn(remoteQpn).build());
+ * qp.establish(path, Access.REMOTE_WRITE);
+ * }</pre>
  */
-public final class Qp extends Resource {
+public final class Qp extends Resource implements RecvQueue {
+    /** The largest {@code max_rd_atomic} and {@code max_dest_rd_atomic} a path can ask for. */
+    private static final int MAX_RD_ATOMIC = 255;
+    /** Packet sequence numbers are 24 bits. */
+    private static final int PSN_LIMIT = 1 << 24;
+
     /** Every attribute {@code ibv_query_qp} answers: the mask bits below {@code IBV_QP_RATE_LIMIT}. */
     private static final int QUERYABLE = (QpAttr.DEST_QPN << 1) - 1;
 
@@ -113,6 +133,156 @@ public final class Qp extends Resource {
         handle.modify(attr, mask);
     }
 
+    /**
+     * Moves the queue pair from RESET to INIT on {@code path} (python-rdma's
+     * {@code modify_to_init}), allowing no remote operations: see
+     * {@link #modifyToInit(IBPath, int)}.
+     */
+    public void modifyToInit(IBPath path) {
+        modifyToInit(path, 0);
+    }
+
+    /**
+     * Moves the queue pair from RESET to INIT on {@code path} (python-rdma's
+     * {@code modify_to_init}): the port and P_Key index of the path, and its qkey for UD or
+     * {@code access} for RC and UC ({@link QpAttr#forInit}).
+     *
+     * @param access {@link Access} bits: the remote operations allowed (RC and UC)
+     * @throws IllegalArgumentException if the path's end port is on another device, or a UD path
+     *                                  has no qkey
+     * @throws org.jrdma.SysException  if {@code ibv_modify_qp} refuses
+     */
+    public void modifyToInit(IBPath path, int access) {
+        modify(QpAttr.forInit(type, checkPath(path), access));
+    }
+
+    /**
+     * Moves the queue pair from INIT to RTR on {@code path} (python-rdma's
+     * {@code modify_to_rtr}): for RC and UC the path MTU, destination QP, receive PSN and the
+     * path as address vector, for RC also responder resources and the RNR timer
+     * ({@link QpAttr#forRtr}).
+     *
+     * @throws IllegalArgumentException if the path's end port is on another device, or a
+     *                                  connected path has no dqpn
+     * @throws org.jrdma.SysException  if {@code ibv_modify_qp} refuses
+     */
+    public void modifyToRtr(IBPath path) {
+        modify(QpAttr.forRtr(type, checkPath(path)));
+    }
+
+    /**
+     * Moves the queue pair from RTR to RTS on {@code path} (python-rdma's
+     * {@code modify_to_rts}): the send PSN, for RC also the ack timeout, retry counts and
+     * outstanding reads and atomics ({@link QpAttr#forRts}).
+     *
+     * @throws IllegalArgumentException if the path's end port is on another device
+     * @throws org.jrdma.SysException  if {@code ibv_modify_qp} refuses
+     */
+    public void modifyToRts(IBPath path) {
+        modify(QpAttr.forRts(type, checkPath(path)));
+    }
+
+    /** {@link #establish(IBPath, int)} allowing no remote operations: enough for UD and for sends. */
+    public void establish(IBPath path) {
+        establish(path, 0);
+    }
+
+    /**
+     * Moves the queue pair from RESET through INIT and RTR to RTS on {@code path}, python-rdma's
+     * {@code establish}: {@link #modifyToInit(IBPath, int)}, {@link #modifyToRtr},
+     * {@link #modifyToRts}. A UD queue pair needs only the path's end port, P_Key and qkey; a
+     * connected one the whole path to its peer, which must be in RTR before this side sends (see
+     * {@link org.jrdma.vtools.NoCmExchange}).
+     *
+     * @param access {@link Access} bits: the remote operations allowed (RC and UC)
+     * @throws IllegalArgumentException if the path does not fit this queue pair (see above)
+     * @throws org.jrdma.SysException  if {@code ibv_modify_qp} refuses a transition
+     */
+    public void establish(IBPath path, int access) {
+        modifyToInit(path, access);
+        modifyToRtr(path);
+        modifyToRts(path);
+    }
+
+    /** {@link #fillPath(IBPath, int)} provisioning as many reads and atomics as the device allows. */
+    public IBPath fillPath(IBPath path) {
+        return fillPath(path, MAX_RD_ATOMIC);
+    }
+
+    /**
+     * {@code path} with this queue pair's side of a connection filled in, python-rdma's
+     * {@code rdma.path.fill_path(qp, path, max_rd_atomic)}: the parameters {@link #establish}
+     * takes from a path that come from the local QP and device rather than from a path record.
+     * <ul>
+     *   <li>sqpn: this queue pair's number;</li>
+     *   <li>sack_resp_time: the device's {@code local_ca_ack_delay};</li>
+     *   <li>srdatomic: at most the path's, the device's {@code max_qp_init_rd_atom} and
+     *       {@code maxRdAtomic} (reads and atomics this side issues);</li>
+     *   <li>drdatomic: at most the path's, the device's {@code max_qp_rd_atom} and
+     *       {@code maxRdAtomic} (responder resources for the remote side's);</li>
+     *   <li>sqpsn and dqpsn: a random 24-bit PSN each, where the path's is 0;</li>
+     *   <li>MTU: the port's active MTU ({@code ibv_query_port}), and rate: the end port's rate
+     *       when known. python-rdma leaves both to the path record; without a subnet
+     *       administrator (RoCE) the local port is what there is. A path record resolved
+     *       afterwards, or the peer's values (the no-CM exchange takes the smaller), refine
+     *       them.</li>
+     * </ul>
+     *
+     * @param maxRdAtomic the most RDMA reads and atomics to provision, 0 to 255: 0 when none
+     *                    will be used, else at least the send queue depth; responder resources
+     *                    are scarce
+     * @throws IllegalArgumentException if the path's end port is on another device
+     * @throws IllegalStateException    if the path has no end port
+     */
+    public IBPath fillPath(IBPath path, int maxRdAtomic) {
+        EndPort endPort = checkPath(path).endPort().orElseThrow();
+        Args.unsigned("max_rd_atomic", maxRdAtomic, 8);
+        Context context = pd.context();
+        DeviceAttr device = context.queryDevice();
+        Mtu activeMtu = context.queryPort(endPort.portNumber()).activeMtu();
+        int srdatomic = Math.min(path.srdatomic(), Math.min(device.maxQpInitRdAtom(), maxRdAtomic));
+        int drdatomic = Math.min(path.drdatomic(), Math.min(device.maxQpRdAtom(), maxRdAtomic));
+        return path.copy(b -> {
+            b.sqpn(qpNum()).sackRespTime(Math.min(device.localCaAckDelay(), 31)).srdatomic(srdatomic)
+                    .drdatomic(drdatomic);
+            if (path.sqpsn() == 0) {
+                b.sqpsn(randomPsn());
+            }
+            if (path.dqpsn() == 0) {
+                b.dqpsn(randomPsn());
+            }
+            if (activeMtu != null) {
+                b.mtu(activeMtu);
+            }
+            endPort.rate().ifPresent(b::rate);
+        });
+    }
+
+    /** A random initial packet sequence number, 1 to 2<sup>24</sup>-1. */
+    private static int randomPsn() {
+        return ThreadLocalRandom.current().nextInt(1, PSN_LIMIT);
+    }
+
+    /**
+     * {@code path} when it can set up this queue pair: it has an end port, on this queue pair's
+     * device.
+     *
+     * @throws IllegalStateException    if it has no end port
+     * @throws IllegalArgumentException if its end port is on another device
+     */
+    private IBPath checkPath(IBPath path) {
+        Objects.requireNonNull(path, "path");
+        checkOpen();
+        EndPort endPort = path.endPort().orElseThrow(
+                () -> new IllegalStateException("a queue pair needs the path's end port; none in " + path));
+        String device = pd.context().deviceName();
+        if (!endPort.deviceName().equals(device)) {
+            throw new IllegalArgumentException("the path's end port " + endPort + " is not on " + device
+                    + ", the device of " + describe());
+        }
+        return path;
+    }
+
     /** The current attributes ({@code ibv_query_qp} with every mask bit it accepts). */
     public QpAttr query() {
         return query(QUERYABLE);
@@ -155,6 +325,7 @@ public final class Qp extends Resource {
      * @throws IllegalStateException if the queue pair receives from a shared receive queue
      * @throws WrException           when a request could not be posted; those before it were
      */
+    @Override
     public void postRecv(RecvWr first) {
         checkOpen();
         RecvWr.post(recvWrs(), "ibv_post_recv", Objects.requireNonNull(first, "first"), null);

@@ -1,7 +1,10 @@
 package org.jrdma.verbs;
 
+import java.time.Duration;
 import java.util.Objects;
+import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Mtu;
+import org.jrdma.path.IBPath;
 
 /**
  * Queue pair attributes, {@code struct ibv_qp_attr}, for {@link Qp#modify} (IBA 11.2.5.2 Modify
@@ -11,6 +14,31 @@ import org.jrdma.iba.Mtu;
  * sends exactly the four attributes set. The mask constants below are verbs.h's {@code IBV_QP_*}.
  * A query result has every attribute set, so it is passed back to {@link Qp#modify(QpAttr, int)}
  * with the mask of the attributes to change.
+ *
+ * <p>{@link #forInit}, {@link #forRtr} and {@link #forRts} make the attributes of each state
+ * change from an {@link IBPath}, by the seed's table (python-rdma "Verbs and IBPath"), as
+ * {@link Qp#modifyToInit}, {@link Qp#modifyToRtr} and {@link Qp#modifyToRts} send them:
+ * <table>
+ *   <caption>IBPath attribute, {@code ibv_qp_attr} field, and the transitions that set it</caption>
+ *   <tr><th>path</th><th>qp_attr</th><th>set for</th></tr>
+ *   <tr><td>end_port.port_id</td><td>port_num</td><td>INIT</td></tr>
+ *   <tr><td>pkey</td><td>pkey_index: its index in the end port's P_Key table</td><td>INIT</td></tr>
+ *   <tr><td>qkey</td><td>qkey</td><td>INIT of UD</td></tr>
+ *   <tr><td>(the access argument)</td><td>qp_access_flags</td><td>INIT of RC, UC</td></tr>
+ *   <tr><td>MTU</td><td>path_mtu</td><td>RTR of RC, UC</td></tr>
+ *   <tr><td>dqpn</td><td>dest_qp_num</td><td>RTR of RC, UC</td></tr>
+ *   <tr><td>dqpsn</td><td>rq_psn</td><td>RTR of RC, UC</td></tr>
+ *   <tr><td>(the path as an address vector, {@link AhAttr#fromPath})</td><td>ah_attr</td><td>RTR of RC, UC</td></tr>
+ *   <tr><td>drdatomic</td><td>max_dest_rd_atomic</td><td>RTR of RC</td></tr>
+ *   <tr><td>min_rnr_timer</td><td>min_rnr_timer</td><td>RTR of RC</td></tr>
+ *   <tr><td>sqpsn</td><td>sq_psn</td><td>RTS</td></tr>
+ *   <tr><td>packet_life_time, dack_resp_time</td><td>timeout: the IBA timer value covering
+ *       {@link IBPath#qpTimeout()}</td><td>RTS of RC</td></tr>
+ *   <tr><td>retries</td><td>retry_cnt (at most 7, the field's 3 bits)</td><td>RTS of RC</td></tr>
+ *   <tr><td>srdatomic</td><td>max_rd_atomic</td><td>RTS of RC</td></tr>
+ *   <tr><td>(none: python-rdma's fixed value)</td><td>rnr_retry = 7, retry for ever</td><td>RTS of RC</td></tr>
+ * </table>
+ * sack_resp_time and sqpn have no QP attribute: they describe the local side to the remote one.
  */
 public final class QpAttr {
     /** {@code IBV_QP_STATE}: {@link #qpState}. */
@@ -86,8 +114,93 @@ public final class QpAttr {
     private int altTimeout;
     private int rateLimit;
 
+    /** {@code rnr_retry} of a connection made from a path: 7, retry for ever, as python-rdma does. */
+    private static final int PATH_RNR_RETRY = 7;
+    /** The largest {@code retry_cnt}, 3 bits. */
+    private static final int MAX_RETRY_CNT = 7;
+    /** The largest IBA timer value, 5 bits. */
+    private static final int MAX_TIMER = 31;
+    /** The IBA timer unit, 4.096 us, in nanoseconds. */
+    private static final long TIMER_UNIT_NANOS = 4096;
+
     /** Attributes with nothing set: an empty mask. */
     public QpAttr() {
+    }
+
+    /**
+     * The attributes of RESET to INIT for a {@code type} queue pair on {@code path}
+     * (python-rdma's {@code modify_to_init}): state, {@code pkey_index} and {@code port_num}, and
+     * {@code qkey} for UD or {@code qp_access_flags} = {@code access} for RC and UC.
+     *
+     * @param access {@link Access} bits of the remote operations allowed; unused for UD
+     * @throws IllegalStateException    if the path has no end port
+     * @throws IllegalArgumentException if a UD path has no qkey
+     * @throws org.jrdma.RdmaException  if the path's P_Key is not in the end port's table
+     */
+    public static QpAttr forInit(QpType type, IBPath path, int access) {
+        EndPort endPort = requireEndPort(path);
+        QpAttr attr = new QpAttr().qpState(QpState.INIT).pkeyIndex(path.pkeyIndex()).portNum(endPort.portNumber());
+        if (type == QpType.UD) {
+            return attr.qkey(path.qkey().orElseThrow(
+                    () -> new IllegalArgumentException("a UD queue pair needs the path's qkey; none in " + path)));
+        }
+        return attr.qpAccessFlags(access);
+    }
+
+    /**
+     * The attributes of INIT to RTR for a {@code type} queue pair on {@code path}
+     * (python-rdma's {@code modify_to_rtr}): the state alone for UD; {@code path_mtu},
+     * {@code dest_qp_num}, {@code rq_psn} and {@code ah_attr} for UC; those and
+     * {@code max_dest_rd_atomic} and {@code min_rnr_timer} for RC.
+     *
+     * @throws IllegalArgumentException if a connected path has no dqpn
+     * @throws IllegalStateException    if a connected path has no end port, or a GRH but no SGID
+     */
+    public static QpAttr forRtr(QpType type, IBPath path) {
+        QpAttr attr = new QpAttr().qpState(QpState.RTR);
+        if (type == QpType.UD) {
+            return attr;
+        }
+        attr.pathMtu(path.mtu()).destQpNum(path.dqpn().orElseThrow(
+                () -> new IllegalArgumentException("a connection needs the path's dqpn; none in " + path)))
+                .rqPsn(path.dqpsn()).ahAttr(AhAttr.fromPath(path));
+        if (type == QpType.RC) {
+            attr.maxDestRdAtomic(path.drdatomic()).minRnrTimer(path.minRnrTimer());
+        }
+        return attr;
+    }
+
+    /**
+     * The attributes of RTR to RTS for a {@code type} queue pair on {@code path}
+     * (python-rdma's {@code modify_to_rts}): state and {@code sq_psn}; for RC also
+     * {@code timeout}, {@code retry_cnt}, {@code rnr_retry} (7: retry for ever, as python-rdma
+     * does) and {@code max_rd_atomic}.
+     */
+    public static QpAttr forRts(QpType type, IBPath path) {
+        QpAttr attr = new QpAttr().qpState(QpState.RTS).sqPsn(path.sqpsn());
+        if (type == QpType.RC) {
+            attr.timeout(timerValue(path.qpTimeout())).retryCnt(Math.min(path.retries(), MAX_RETRY_CNT))
+                    .rnrRetry(PATH_RNR_RETRY).maxRdAtomic(path.srdatomic());
+        }
+        return attr;
+    }
+
+    /**
+     * The smallest IBA timer value {@code t} (0 to 31) with 4.096 us * 2<sup>t</sup> at least
+     * {@code time}, 31 when none is: python-rdma's {@code IBA.to_timer}.
+     */
+    static int timerValue(Duration time) {
+        for (int t = 0; t < MAX_TIMER; t++) {
+            if (Duration.ofNanos(TIMER_UNIT_NANOS << t).compareTo(time) >= 0) {
+                return t;
+            }
+        }
+        return MAX_TIMER;
+    }
+
+    private static EndPort requireEndPort(IBPath path) {
+        return path.endPort().orElseThrow(
+                () -> new IllegalStateException("a queue pair needs the path's end port; none in " + path));
     }
 
     /** The {@code enum ibv_qp_attr_mask} bits of the attributes set so far (or returned by a query). */

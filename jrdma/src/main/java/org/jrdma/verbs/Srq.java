@@ -10,7 +10,7 @@ import org.jrdma.verbs.ffi.IbvSrq;
  * of receive requests for several queue pairs ({@link QpInitAttr#srq}). python-rdma's
  * {@code rdma.ibverbs.SRQ}, from {@link Pd#srq}.
  */
-public final class Srq extends Resource {
+public final class Srq extends Resource implements RecvQueue {
     /** {@code IBV_SRQ_MAX_WR}: {@code ibv_modify_srq} resizes. */
     static final int MAX_WR = 1;
     /** {@code IBV_SRQ_LIMIT}: {@code ibv_modify_srq} arms the limit. */
@@ -71,6 +71,7 @@ public final class Srq extends Resource {
      *
      * @throws WrException when a request could not be posted; those before it were
      */
+    @Override
     public void postRecv(RecvWr first) {
         checkOpen();
         RecvWr.post(handle.recvWrs(), "ibv_post_srq_recv", Objects.requireNonNull(first, "first"), null);

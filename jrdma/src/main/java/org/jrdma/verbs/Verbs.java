@@ -2,6 +2,7 @@ package org.jrdma.verbs;
 
 import java.util.List;
 import java.util.Objects;
+import org.jrdma.devices.EndPort;
 import org.jrdma.verbs.ffi.IbvContext;
 import org.jrdma.verbs.ffi.Ibv;
 
@@ -59,8 +60,25 @@ public final class Verbs {
      */
     public static Context open(String deviceName) {
         Objects.requireNonNull(deviceName, "deviceName");
+        return open(deviceName, null);
+    }
+
+    /**
+     * Opens the device of {@code endPort}, remembering the end port
+     * ({@link Context#endPort()}): python-rdma's {@code rdma.get_verbs(end_port)}.
+     *
+     * @throws IllegalArgumentException      if there is no such device
+     * @throws UnsupportedOperationException if libibverbs cannot be used
+     * @throws org.jrdma.SysException        if the device cannot be opened
+     */
+    public static Context open(EndPort endPort) {
+        Objects.requireNonNull(endPort, "endPort");
+        return open(endPort.deviceName(), endPort);
+    }
+
+    private static Context open(String deviceName, EndPort endPort) {
         ensureAvailable();
-        Context context = Context.open(deviceName);
+        Context context = Context.open(deviceName, endPort);
         if (context == null) {
             throw new IllegalArgumentException("no RDMA device " + deviceName + "; devices: "
                     + devices().stream().map(VerbsDevice::name).toList());

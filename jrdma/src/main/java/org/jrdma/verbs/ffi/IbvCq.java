@@ -75,8 +75,18 @@ public final class IbvCq extends NativeObject {
      * @return how many were taken, 0 when the queue is empty
      */
     public int poll(WcArray wcs) {
+        return poll(wcs, wcs.capacity);
+    }
+
+    /**
+     * {@code ibv_poll_cq(cq, max, wcs)}: takes up to {@code max} completions, 1 to the array's
+     * capacity (unchecked). Allocates nothing.
+     *
+     * @return how many were taken, 0 when the queue is empty
+     */
+    public int poll(WcArray wcs, int max) {
         try {
-            int n = (int) POLL_CQ.invokeExact(pollCq, ptr, wcs.capacity, wcs.wcs);
+            int n = (int) POLL_CQ.invokeExact(pollCq, ptr, max, wcs.wcs);
             if (n < 0) {
                 Errors.zero("ibv_poll_cq", n);
             }
