@@ -14,7 +14,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "ibtool", mixinStandardHelpOptions = true, version = "jrdma ibtool 0.1.0",
         description = "InfiniBand diagnostics and fabric tools built on jrdma.",
-        subcommands = {IbnetdiscoverCommand.class, SmpqueryCommand.class, PerfqueryCommand.class, SaqueryCommand.class})
+        subcommands = {IbnetdiscoverCommand.class, SmpqueryCommand.class, PerfqueryCommand.class, SaqueryCommand.class,
+                IbrouteCommand.class, IbtracertCommand.class, NodeListCommand.Hosts.class, NodeListCommand.Switches.class,
+                NodeListCommand.Routers.class, NodeListCommand.Nodes.class, IblinkinfoCommand.class,
+                SminfoCommand.class, IbaddrCommand.class, SmpdumpCommand.class,
+                DecodeMadCommand.class})
 public final class Ibtool implements Callable<Integer> {
     @Spec
     private CommandSpec spec;

@@ -1,0 +1,92 @@
+package org.jrdma.tools;
+
+import java.util.concurrent.Callable;
+import org.jrdma.RdmaException;
+import org.jrdma.iba.Gid;
+import org.jrdma.iba.smp.SmpNodeInfo;
+import org.jrdma.iba.smp.SmpPortInfo;
+import org.jrdma.mad.MadEngine;
+import org.jrdma.mad.SmpClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ibtool ibaddr}: the GID and LID range of a port (by default the local one), from its
+ * NodeInfo (the port GUID) and PortInfo (subnet prefix, LID, LMC), printed as infiniband-diags'
+ * ibaddr prints them. As in the C tool, {@code -L} here shows the LIDs in decimal; LIDs are the
+ * default address form. The local port is read by directed route where the C tool reads its LID
+ * from sysfs and queries that LID, so this also works before a subnet manager has assigned LIDs.
+ */
+@Command(name = "ibaddr", mixinStandardHelpOptions = true, description = "Show the GID and LID range of a port.")
+final class IbaddrCommand implements Callable<Integer> {
+    @Mixin
+    FabricOptions fabric;
+
+    @Mixin
+    RouteOrGuidOptions address;
+
+    @Option(names = {"-g", "--gid_show"}, description = "show gid address only")
+    boolean gidOnly;
+
+    @Option(names = {"-l", "--lid_show"}, description = "show lid range only")
+    boolean lidOnly;
+
+    @Option(names = {"-L", "--Lid_show"}, description = "show lid range (in decimal) only")
+    boolean decimalLidOnly;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "ADDRESS",
+            description = "the port: a LID, with -D a directed route, with -G a port GUID (default: the local port)")
+    String port;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "PORTNUM", defaultValue = "0",
+            description = "the port number whose PortInfo to read on that node (default: ${DEFAULT-VALUE}, the port addressed)")
+    int portNumber;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (portNumber < 0 || portNumber > 254) {
+            throw new UsageException("PORTNUM " + portNumber + " outside 0..254");
+        }
+        RouteOrGuidOptions.Address at = port == null ? null : address.parse(port);
+        boolean showGid = gidOnly || !lidOnly && !decimalLidOnly;
+        boolean showLid = lidOnly || decimalLidOnly || !gidOnly;
+        try (MadEngine engine = fabric.openEngine()) {
+            SmpClient smp = fabric.smp(engine);
+            SmpNodeInfo node;
+            SmpPortInfo info;
+            try {
+                if (at == null) {
+                    LocalPort local = LocalPort.read(smp);
+                    node = local.node();
+                    info = local.info();
+                } else {
+                    Destination d = at.resolve(smp, fabric);
+                    node = smp.get(new SmpNodeInfo(), d.target(), 0);
+                    info = smp.get(new SmpPortInfo(), d.target(), portNumber);
+                }
+            } catch (RdmaException e) {
+                throw new RdmaException("can't resolve requested address (" + e.getMessage() + ")", e);
+            }
+            StringBuilder line = new StringBuilder();
+            if (showGid) {
+                line.append("GID ").append(new Gid(info.gidPrefix(), node.portGuid().value())).append(' ');
+            }
+            if (showLid) {
+                int first = info.lid();
+                int last = first + (1 << info.lmc()) - 1;
+                line.append(decimalLidOnly ? String.format("LID start %d end %d", first, last)
+                        : String.format("LID start 0x%x end 0x%x", first, last));
+            }
+            spec.commandLine().getOut().println(line);
+            spec.commandLine().getOut().flush();
+            return ExitCodes.OK;
+        }
+    }
+}

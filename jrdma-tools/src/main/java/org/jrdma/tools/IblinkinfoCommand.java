@@ -1,0 +1,265 @@
+package org.jrdma.tools;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jrdma.RdmaException;
+import org.jrdma.iba.Guid;
+import org.jrdma.iba.LinkSpeed;
+import org.jrdma.iba.LinkSpeedExt;
+import org.jrdma.iba.LinkWidth;
+import org.jrdma.iba.NodeType;
+import org.jrdma.iba.PhysPortState;
+import org.jrdma.iba.PortState;
+import org.jrdma.iba.smp.SmpNodeInfo;
+import org.jrdma.iba.smp.SmpPortInfo;
+import org.jrdma.mad.MadEngine;
+import org.jrdma.mad.SmpClient;
+import org.jrdma.subnet.Node;
+import org.jrdma.subnet.Port;
+import org.jrdma.subnet.Subnet;
+import org.jrdma.subnet.SubnetDiscovery;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ibtool iblinkinfo}: every port of every node with the state, width and speed of its link
+ * and what is at the other end, printed as infiniband-diags' iblinkinfo prints it, nodes in
+ * libibnetdisc's order (the reverse of discovery order).
+ *
+ * <p>With {@code -G}/{@code -S} or {@code -D} the C tool scans one hop around that node and
+ * prints it alone; this command discovers the whole fabric and prints the same node. For a switch
+ * reached by {@code -D} the two agree. The C tool's scan from a GUID starts by LID: on a switch it
+ * hangs under ibsim, and from a channel adapter, as from one reached by {@code -D}, it usually
+ * cannot see past the adapter's ports (an adapter does not forward directed-route SMPs), so it
+ * prints {@code "Port not available"} where this command prints the link. Not implemented: {@code -a}, {@code -n}, the node name map and the
+ * cache options. A port GUID not in the fabric exits 1 (the C tool says so and exits 0). Speeds:
+ * the FDR10 of Mellanox's vendor attribute is not read (the C tool reads it only on Mellanox
+ * devices), and extended speeds are those of PortInfo in IBA 1.3 (no XDR).
+ */
+@Command(name = "iblinkinfo", mixinStandardHelpOptions = true,
+        description = "Print the links of every switch and channel adapter port of the fabric.")
+final class IblinkinfoCommand implements Callable<Integer> {
+    /** PortInfo CapabilityMask bit 14: extended link speeds supported. */
+    private static final long CAP_HAS_EXT_SPEEDS = 1L << 14;
+
+    @Mixin
+    FabricOptions fabric;
+
+    @Option(names = {"-S", "--switch", "-G", "--port-guid"}, paramLabel = "PORT_GUID",
+            description = "print only the node with this port GUID")
+    String portGuid;
+
+    @Option(names = {"-D", "--Direct"}, paramLabel = "DR_PATH", description = "print only the node at this directed route 0,port,...")
+    String directRoute;
+
+    @Option(names = {"-d", "--down"}, description = "print only down links")
+    boolean downOnly;
+
+    @Option(names = {"-l", "--line"}, description = "(line mode) print all information for each link on a single line")
+    boolean lineMode;
+
+    @Option(names = {"-p", "--additional"}, description = "print additional port settings (HoqLife, VLStallCount)")
+    boolean additional;
+
+    @Option(names = "--switches-only", description = "Output only switches")
+    boolean switchesOnly;
+
+    @Option(names = "--cas-only", description = "Output only CAs")
+    boolean casOnly;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (switchesOnly && casOnly) {
+            throw new UsageException("--switches-only and --cas-only exclude each other");
+        }
+        Guid wanted = portGuid == null ? null : guid(portGuid);
+        Destination at = directRoute == null ? null : Destination.parse(directRoute, true);
+        PrintWriter out = spec.commandLine().getOut();
+        try (MadEngine engine = fabric.openEngine()) {
+            SmpClient smp = fabric.smp(engine);
+            if (at != null) {
+                try {
+                    wanted = smp.get(new SmpNodeInfo(), at.target(), 0).portGuid();
+                } catch (RdmaException e) {
+                    throw new RdmaException("Failed to get local Node Info (" + e.getMessage() + ")", e);
+                }
+            }
+            SubnetDiscovery discovery = SubnetDiscovery.run(smp);
+            Subnet subnet = discovery.subnet();
+            if (wanted != null) {
+                Node node = nodeWithPort(subnet, wanted);
+                if (node == null || !shown(node)) {
+                    throw new RdmaException("Failed to find port: " + (directRoute != null ? directRoute : portGuid));
+                }
+                printNode(out, node);
+            } else {
+                for (Node node : subnet.nodes().reversed()) {
+                    if (shown(node)) {
+                        printNode(out, node);
+                    }
+                }
+            }
+            PrintWriter err = spec.commandLine().getErr();
+            discovery.problems().forEach(p -> err.println("iblinkinfo: " + p));
+            err.flush();
+            return discovery.problems().isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+        } finally {
+            out.flush();
+        }
+    }
+
+    private static Guid guid(String text) {
+        try {
+            return Guid.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private static Node nodeWithPort(Subnet subnet, Guid guid) {
+        for (Node node : subnet.nodes()) {
+            for (Port port : node.ports()) {
+                if (port.guid().equals(guid)) {
+                    return node;
+                }
+            }
+        }
+        return null;
+    }
+
+    private boolean shown(Node node) {
+        return switchesOnly ? node.isSwitch() : !casOnly || node.nodeTypeValue() == NodeType.CA.value();
+    }
+
+    /** iblinkinfo's {@code print_node}: the node's header, then its ports 1..N that discovery read. */
+    private void printNode(PrintWriter out, Node node) {
+        boolean header = false;
+        for (int i = 1; i <= node.numPorts(); i++) {
+            Port port = node.port(i);
+            if (port == null || downOnly && port.info().portState() != PortState.DOWN.value()) {
+                continue;
+            }
+            if (!header && !lineMode) {
+                out.print(node.isSwitch()
+                        ? String.format("Switch: 0x%016x %s:%n", switchPortGuid(node), node.description())
+                        : String.format("%s: %s:%n", typeName(node), node.description()));
+            }
+            header = true;
+            printPort(out, node, port);
+        }
+    }
+
+    private static long switchPortGuid(Node sw) {
+        Port port0 = sw.managementPort();
+        return port0 != null ? port0.guid().value() : sw.info().portGuid().value();
+    }
+
+    private static String typeName(Node node) {
+        return switch (node.nodeTypeValue()) {
+            case 2 -> "Switch";
+            case 1 -> "CA";
+            case 3 -> "Router";
+            default -> "??";
+        };
+    }
+
+    /** iblinkinfo's {@code print_port}. */
+    private void printPort(PrintWriter out, Node node, Port port) {
+        Port remote = port.remote();
+        SmpPortInfo info = port.info();
+        SmpPortInfo capabilities = capabilityInfo(port);
+        int state = info.portState();
+        String link;
+        if (state != PortState.DOWN.value()) {
+            int width = capabilities == null ? 0 : info.linkWidthActive();
+            int speed = capabilities == null ? 0 : info.linkSpeedActive();
+            int extSpeed = capabilities != null && (capabilities.capabilityMask() & CAP_HAS_EXT_SPEEDS) != 0 ? info.linkSpeedExtActive() : 0;
+            link = String.format("(%3s %18s %6s/%8s)", LinkWidth.describe(width),
+                    extSpeed == 0 ? LinkSpeed.describe(speed) : LinkSpeedExt.describe(extSpeed),
+                    PortState.describe(state), PhysPortState.describe(info.portPhysicalState()));
+            if (additional) {
+                link += String.format(" (HOQ:%d VL_Stall:%d)", info.hoqLife(), info.vlStallCount());
+            }
+        } else {
+            link = String.format("(              %6s/%8s)", PortState.describe(state), PhysPortState.describe(info.portPhysicalState()));
+        }
+        String remoteText;
+        if (remote != null) {
+            remoteText = String.format("%s%6d %4d[%2s] \"%s\" (%s %s)%n", lineMode ? String.format("0x%016x ", remote.guid().value()) : "",
+                    remote.lid() != 0 ? remote.lid() : remote.node().lid(), remote.number(), "", remote.node().description(),
+                    widthAdvice(port, remote), speedAdvice(port, remote));
+        } else if (state == PortState.DOWN.value()) {
+            remoteText = String.format("           [  ] \"\" ( )%n");
+        } else {
+            remoteText = String.format("    \"Port not available\"%n");
+        }
+        if (lineMode) {
+            out.printf("0x%016x \"%30s\" ", port.guid().value(), node.description());
+        } else {
+            out.print("      ");
+        }
+        if (!node.isSwitch()) {
+            if (!lineMode) {
+                out.printf("0x%016x ", port.guid().value());
+            }
+            out.printf("%6d %4d[%2s] ==%s==>  %s", port.lid(), port.number(), "", link, remoteText);
+        } else {
+            out.printf("%6d %4d[%2s] ==%s==>  %s", node.lid(), port.number(), "", link, remoteText);
+        }
+    }
+
+    /** The PortInfo whose CapabilityMask speaks for a port: port 0's on a switch (null if unread), the port's own otherwise. */
+    private static SmpPortInfo capabilityInfo(Port port) {
+        if (port.node().isSwitch()) {
+            Port port0 = port.node().managementPort();
+            return port0 == null ? null : port0.info();
+        }
+        return port.info();
+    }
+
+    private static long capabilityMask(Port port) {
+        SmpPortInfo info = capabilityInfo(port);
+        return info == null ? 0 : info.capabilityMask();
+    }
+
+    /** {@code get_max_msg}'s width part: "Could be 12X" when both ends support a wider link than the active one. */
+    private static String widthAdvice(Port port, Port remote) {
+        int max = maxWidth(port.info().linkWidthSupported() & remote.info().linkWidthSupported());
+        return (max & port.info().linkWidthActive()) == 0 ? "Could be " + LinkWidth.describe(max) : "";
+    }
+
+    /** {@code get_max_msg}'s speed part, extended speeds first when both ends have them. */
+    private static String speedAdvice(Port port, Port remote) {
+        SmpPortInfo here = port.info();
+        SmpPortInfo there = remote.info();
+        if ((capabilityMask(port) & CAP_HAS_EXT_SPEEDS) != 0 && (capabilityMask(remote) & CAP_HAS_EXT_SPEEDS) != 0
+                && here.linkSpeedExtSupported() != 0 && there.linkSpeedExtSupported() != 0) {
+            int max = highestBit(here.linkSpeedExtSupported() & there.linkSpeedExtSupported());
+            return (max & here.linkSpeedExtActive()) == 0 ? "Could be " + LinkSpeedExt.describe(max) : "";
+        }
+        int max = highestBit(here.linkSpeedSupported() & there.linkSpeedSupported());
+        return (max & here.linkSpeedActive()) == 0 ? "Could be " + LinkSpeed.describe(max) : "";
+    }
+
+    /** ibdiag_common's {@code get_max_width}: the widest width in a LinkWidthSupported mask (2x ranks below 4x). */
+    private static int maxWidth(int mask) {
+        for (int width : List.of(8, 4, 2, 16)) {
+            if ((mask & width) != 0) {
+                return width;
+            }
+        }
+        return 1;
+    }
+
+    /** ibdiag_common's {@code get_max}: the highest bit set, or 1 for none. */
+    private static int highestBit(int mask) {
+        return mask == 0 ? 1 : Integer.highestOneBit(mask);
+    }
+}

@@ -1,0 +1,334 @@
+package org.jrdma.tools;
+
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+import org.jrdma.RdmaException;
+import org.jrdma.iba.NodeType;
+import org.jrdma.iba.PortState;
+import org.jrdma.iba.smp.SmpLinearForwardingTable;
+import org.jrdma.iba.smp.SmpNodeDescription;
+import org.jrdma.iba.smp.SmpNodeInfo;
+import org.jrdma.iba.smp.SmpPortInfo;
+import org.jrdma.iba.smp.SmpSwitchInfo;
+import org.jrdma.mad.MadEngine;
+import org.jrdma.mad.SmpClient;
+import org.jrdma.mad.SmpTarget;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ibtool ibtracert}: the unicast route from one port to another, found as
+ * infiniband-diags' ibtracert finds it: a directed route to the source is grown hop by hop
+ * through the switches' linear forwarding tables, and from there the same walk goes on towards
+ * the destination LID, printing each hop.
+ *
+ * <p>Differences from the C tool: {@code -D} takes the source and destination as directed routes
+ * from the local port (the C tool has no {@code -D}); multicast tracing ({@code -m}) and the
+ * ports file are not implemented; a failure exits 1 with the reason on standard error, where the
+ * C tool warns on standard error, prints {@code Failed to get route information} on standard
+ * output and exits 255.
+ */
+@Command(name = "ibtracert", mixinStandardHelpOptions = true,
+        description = "Trace the unicast route between two ports through the switches' forwarding tables.")
+final class IbtracertCommand implements Callable<Integer> {
+    /** ibtracert's MAXHOPS. */
+    private static final int MAX_HOPS = 63;
+    /** libibmad's directed-route array: 64 bytes, entry 0 the local port; extend_dpath keeps one spare. */
+    private static final int PATH_BYTES = 64;
+    private static final String[] TYPE_NAMES = {"???", "ca", "switch", "router", "iwarp rnic"};
+
+    @Mixin
+    FabricOptions fabric;
+
+    @Mixin
+    AddressOptions address;
+
+    @Option(names = {"-n", "--no_info"}, description = "simple format")
+    boolean simple;
+
+    @Option(names = {"-f", "--force"}, description = "force: match ports by LID as well, go on when an end does not answer")
+    boolean force;
+
+    @Parameters(index = "0", paramLabel = "SRC", description = "the source port: a LID, with -G a port GUID, with -D a directed route")
+    String source;
+
+    @Parameters(index = "1", paramLabel = "DEST", description = "the destination port, written as SRC is")
+    String destination;
+
+    @Spec
+    CommandSpec spec;
+
+    /** A port as ibtracert's get_node reads it: NodeInfo, NodeDescription and PortInfo (modifier 0). */
+    private record Hop(SmpNodeInfo node, String description, SmpPortInfo port, int portNumber) {
+        Hop withPortNumber(int number) {
+            return new Hop(node, description, port, number);
+        }
+
+        boolean isSwitch() {
+            return node.nodeType() == NodeType.SWITCH.value();
+        }
+
+        long portGuid() {
+            return node.portGuid().value();
+        }
+
+        String typeName() {
+            int type = node.nodeType();
+            return type < TYPE_NAMES.length ? TYPE_NAMES[type] : "???";
+        }
+
+        String lidRange() {
+            return port.lid() + "-" + (port.lid() + (1 << port.lmc()) - 1);
+        }
+    }
+
+    /** A directed route libibmad-style: entry 0 the local port, entries 1..count the hops. */
+    private static final class Route {
+        private final int[] ports = new int[PATH_BYTES];
+        private int count;
+
+        Route(int[] hops) {
+            System.arraycopy(hops, 0, ports, 1, hops.length);
+            count = hops.length;
+        }
+
+        boolean extend(int port) {
+            if (count + 2 >= PATH_BYTES) {
+                return false;
+            }
+            ports[++count] = port;
+            return true;
+        }
+
+        SmpTarget.DirectedRoute target() {
+            return new SmpTarget.DirectedRoute(Arrays.copyOfRange(ports, 1, count + 1));
+        }
+    }
+
+    /** The switch whose table was read last, as ibtracert's {@code Switch} keeps it. */
+    private record SwitchState(int linearFdbTop, boolean enhancedPort0) {
+    }
+
+    /** Why the route could not be followed. */
+    private static final class NoRoute extends RdmaException {
+        private static final long serialVersionUID = 1L;
+
+        NoRoute(String message) {
+            super(message);
+        }
+    }
+
+    private SmpClient smp;
+    private PrintWriter out;
+    private SwitchState sw = new SwitchState(0, false);
+
+    @Override
+    public Integer call() {
+        RouteOrGuidOptions.Address src = address.parse(source);
+        RouteOrGuidOptions.Address dst = address.parse(destination);
+        out = spec.commandLine().getOut();
+        try (MadEngine engine = fabric.openEngine()) {
+            smp = fabric.smp(engine);
+            Destination from = src.resolve(smp, fabric);
+            Destination to = dst.resolve(smp, fabric);
+            boolean directed = address.kind() == RouteOrGuidOptions.Kind.DIRECTED_ROUTE;
+            int toLid = directed ? lidAt(to) : ((SmpTarget.Lid) to.target()).lid();
+            try {
+                Route start = directed ? new Route(((SmpTarget.DirectedRoute) from.target()).ports())
+                        : routeTo(((SmpTarget.Lid) from.target()).lid());
+                findRoute(start, toLid, simple ? 1 : 2);
+            } catch (NoRoute e) {
+                throw new RdmaException(e.getMessage() + "; Failed to get route information", e);
+            }
+            return ExitCodes.OK;
+        } finally {
+            out.flush();
+        }
+    }
+
+    /** The LID of the port a directed route leads to (the C tool's {@code resolve_lid}). */
+    private int lidAt(Destination d) {
+        int lid = smp.get(new SmpPortInfo(), d.target(), 0).lid();
+        if (lid == 0) {
+            throw new UsageException("bad src/dest lid: the port at " + destination + " has LID 0");
+        }
+        return lid;
+    }
+
+    /** The directed route from the local port to the port with {@code lid}, found by following the forwarding tables. */
+    private Route routeTo(int lid) {
+        Route route = new Route(new int[0]);
+        try {
+            findRoute(route, lid, 0);
+        } catch (NoRoute e) {
+            throw new NoRoute(e.getMessage() + "; can't find a route to the src port");
+        }
+        return route;
+    }
+
+    /** ibtracert's {@code find_route}: walks from the node at {@code from} towards {@code toLid}, extending {@code from}. */
+    private void findRoute(Route from, int toLid, int dump) {
+        Hop fromHop;
+        Hop toHop;
+        try {
+            fromHop = hop(from.target());
+        } catch (RdmaException e) {
+            throw new NoRoute("can't reach to/from ports (" + e.getMessage() + ")");
+        }
+        try {
+            toHop = hop(new SmpTarget.Lid(toLid));
+        } catch (RdmaException e) {
+            if (!force) {
+                throw new NoRoute("can't reach to/from ports (" + e.getMessage() + ")");
+            }
+            // --force: look for the LID alone, as the C tool does.
+            toHop = new Hop(new SmpNodeInfo(), "", new SmpPortInfo().lid(toLid), 0);
+        }
+        Hop node = fromHop;
+        int portNumber = node.portNumber();
+        int outport = 255;
+        int nextOutport = 255;
+        endpoint(dump, "From", node);
+        if (node.isSwitch()) {
+            nextOutport = switchLookup(from, toLid);
+            if (nextOutport < 0 || nextOutport > node.node().numPorts()) {
+                throw badTable(node, toLid, nextOutport);
+            }
+        }
+        int maxHops = MAX_HOPS;
+        while (maxHops-- != 0) {
+            if (inactive(node)) {
+                throw new NoRoute(String.format("Bad port state found: node \"%s\" port %d state %d", node.description(), portNumber,
+                        node.port().portState()));
+            }
+            if (samePort(node, toHop)) {
+                break;
+            }
+            Hop next;
+            if (node.isSwitch()) {
+                outport = nextOutport;
+                if (!from.extend(outport)) {
+                    throw new NoRoute("Direct path too long!");
+                }
+                next = hopOrFail(from);
+                if (outport == 0) {
+                    if (!samePort(next, toHop)) {
+                        throw badTable(node, toLid, outport);
+                    }
+                    break;
+                }
+            } else {
+                outport = portNumber;
+                if (!samePort(node, fromHop)) {
+                    throw new NoRoute(String.format("can't continue: reached CA or router port %x, lid %d", node.portGuid(),
+                            node.port().lid()));
+                }
+                boolean caSource = from.count == 0;
+                if (caSource) {
+                    if (portNumber != 0 && !from.extend(portNumber)) {
+                        throw new NoRoute("Direct path too long!");
+                    }
+                } else {
+                    from.count--;
+                }
+                next = hopOrFail(from);
+                if (!caSource) {
+                    next = next.withPortNumber(from.ports[from.count + 1]);
+                }
+            }
+            if (next.isSwitch()) {
+                nextOutport = switchLookup(from, toLid);
+                if (nextOutport < 0 || nextOutport > next.node().numPorts()) {
+                    throw badTable(node, toLid, nextOutport);
+                }
+            }
+            if (inactive(next)) {
+                throw new NoRoute(String.format("Bad out port state found: node \"%s\" outport %d state %d", node.description(),
+                        outport, next.port().portState()));
+            }
+            node = next;
+            portNumber = node.portNumber();
+            hopLine(dump, node, outport);
+        }
+        if (maxHops <= 0) {
+            throw new NoRoute("no route found after " + MAX_HOPS + " hops");
+        }
+        endpoint(dump, "To", node);
+    }
+
+    private Hop hop(SmpTarget at) {
+        SmpNodeInfo node = smp.get(new SmpNodeInfo(), at, 0);
+        String description = printable(smp.get(new SmpNodeDescription(), at, 0).nodeString());
+        SmpPortInfo port = smp.get(new SmpPortInfo(), at, 0);
+        return new Hop(node, description, port, node.localPortNum());
+    }
+
+    private Hop hopOrFail(Route at) {
+        try {
+            return hop(at.target());
+        } catch (RdmaException e) {
+            throw new NoRoute("can't reach port at DR path " + at.target() + " (" + e.getMessage() + ")");
+        }
+    }
+
+    /** ibtracert's {@code switch_lookup}: the output port for {@code lid}, or -1 if the table has none. */
+    private int switchLookup(Route at, int lid) {
+        try {
+            SmpSwitchInfo info = smp.get(new SmpSwitchInfo(), at.target(), 0);
+            sw = new SwitchState(info.linearFdbTop(), info.enhancedPort0() != 0);
+            if (lid >= info.linearFdbCap() && lid > info.linearFdbTop()) {
+                return -1;
+            }
+            return smp.get(new SmpLinearForwardingTable(), at.target(), lid / 64).portBlock(lid % 64);
+        } catch (RdmaException e) {
+            return -1;
+        }
+    }
+
+    /** A port not Active is a dead end, except a base switch port 0, which is always taken as active. */
+    private boolean inactive(Hop hop) {
+        return hop.port().portState() != PortState.ACTIVE.value() && (!hop.isSwitch() || sw.enhancedPort0());
+    }
+
+    private boolean samePort(Hop a, Hop b) {
+        return a.portGuid() == b.portGuid() || force && a.port().lid() == b.port().lid();
+    }
+
+    private NoRoute badTable(Hop node, int lid, int outport) {
+        return new NoRoute(String.format("Bad forwarding table entry found at: node \"%s\" lid entry %d is %d (top %d)",
+                node.description(), lid, outport, sw.linearFdbTop()));
+    }
+
+    private void endpoint(int dump, String prompt, Hop hop) {
+        int port = hop.isSwitch() ? 0 : hop.portNumber();
+        if (dump == 1) {
+            out.printf("%s {0x%016x}[%d]%n", prompt, hop.node().nodeGuid().value(), port);
+        } else if (dump == 2) {
+            out.printf("%s %s {0x%016x} portnum %d lid %s \"%s\"%n", prompt, hop.typeName(), hop.node().nodeGuid().value(), port,
+                    hop.lidRange(), hop.description());
+        }
+    }
+
+    private void hopLine(int dump, Hop hop, int outport) {
+        if (dump == 1) {
+            out.printf("[%d] -> {0x%016x}[%d]%n", outport, hop.portGuid(), hop.portNumber());
+        } else if (dump == 2) {
+            out.printf("[%d] -> %s port {0x%016x}[%d] lid %s \"%s\"%n", outport, hop.typeName(), hop.portGuid(), hop.portNumber(),
+                    hop.lidRange(), hop.description());
+        }
+    }
+
+    /** ibtracert replaces the unprintable characters of a NodeDescription with blanks. */
+    private static String printable(String text) {
+        StringBuilder s = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            s.append(c >= 0x20 && c < 0x7f ? c : ' ');
+        }
+        return s.toString();
+    }
+}
