@@ -104,6 +104,50 @@ public final class SoftRoceVm {
     }
 
     /**
+     * Runs a Java {@code main} class of this JVM's class path inside the VM with the host's JDK
+     * (this JVM's {@code java.home}), native access enabled, and a class path made of the folders
+     * or jars the given classes were loaded from (the VM sees the host's files at the same paths).
+     *
+     * @param timeout     how long the whole VM run may take
+     * @param main        the class whose {@code main} runs
+     * @param classPathOf classes whose locations make the class path ({@code main}'s is added)
+     * @param args        the program's arguments
+     */
+    public VmResult runJava(Duration timeout, Class<?> main, List<Class<?>> classPathOf, String... args) {
+        List<String> locations = new ArrayList<>();
+        for (Class<?> c : classPathOf) {
+            String location = location(c);
+            if (!locations.contains(location)) {
+                locations.add(location);
+            }
+        }
+        if (!locations.contains(location(main))) {
+            locations.add(location(main));
+        }
+        StringBuilder command = new StringBuilder(quote(Path.of(System.getProperty("java.home"), "bin", "java").toString()))
+                .append(" --enable-native-access=ALL-UNNAMED -cp ").append(quote(String.join(":", locations)))
+                .append(' ').append(main.getName());
+        for (String a : args) {
+            command.append(' ').append(quote(a));
+        }
+        return run(command.toString(), timeout);
+    }
+
+    /** The class folder or jar a class was loaded from. */
+    private static String location(Class<?> type) {
+        try {
+            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException("no file location for " + type.getName(), e);
+        }
+    }
+
+    /** A POSIX shell single-quoted word. */
+    private static String quote(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+
+    /**
      * Boots the VM, runs {@code command} inside with rxe0 up, and powers the VM off.
      *
      * @param command a bash command line, run as root

@@ -301,9 +301,11 @@ boot_vm() {
         -virtfs "local,path=$work,mount_tag=work,security_model=none,multidevs=remap"
     )
     [[ -z $share ]] || shares+=(-virtfs "local,path=$share,mount_tag=share,security_model=none,multidevs=remap")
+    # A fixed, conservative CPU model: with -cpu max, HotSpot inside the VM picks up instructions
+    # (AVX and later) that TCG emulates imperfectly and the JVM can die of SIGILL in JIT code.
     # In the background, so that the trap on TERM/INT can stop it at once.
     timeout --kill-after=5 "$timeout_seconds" qemu-system-x86_64 \
-        -nodefaults -no-user-config -accel tcg -cpu max -smp 2 -m 2G \
+        -nodefaults -no-user-config -accel tcg -cpu Nehalem -smp 2 -m 2G \
         -kernel "/boot/vmlinuz-$version" -initrd "$initramfs" \
         -append "console=ttyS0 panic=-1 quiet" \
         -display none -monitor none -serial "file:$work/console.log" -nic none -no-reboot \

@@ -3,8 +3,6 @@ package org.jrdma.mad.umad;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
@@ -31,15 +29,15 @@ class UmadTransportVmTest {
             "PASS kernel response timeout 300 ms, engine 20 s: ETIMEDOUT ends each attempt as dropped",
             "PASS kernel response timeout 3 s, engine 400 ms x 4: resends while the kernel waits are not refused",
             "PASS the kernel refuses a second request with the same TID",
+            "PASS transactor over umad: VendGet answered by a transactor's sendReply",
+            "PASS transactor over umad: SubnAdmGetTable replies segmented and reassembled by the kernel: [1 of 1, 3 of 3, 40 of 40]",
             "DONE all passed");
 
     @Test
-    void madsGoThroughTheKernelOnSoftRoce() throws URISyntaxException {
+    void madsGoThroughTheKernelOnSoftRoce() {
         Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
-        String classPath = String.join(":", location(UmadLoopbackMain.class), location(UmadTransport.class),
-                location(Gid.class));
-        VmResult result = SoftRoceVm.create().run("java --enable-native-access=ALL-UNNAMED -cp " + classPath + " "
-                + UmadLoopbackMain.class.getName() + " rxe0 1", Duration.ofMinutes(6));
+        VmResult result = SoftRoceVm.create().runJava(Duration.ofMinutes(6), UmadLoopbackMain.class,
+                List.of(UmadTransport.class, Gid.class), "rxe0", "1");
         System.out.println(result.output());
         List<String> lines = result.output().lines().toList();
         List<String> failed = lines.stream().filter(l -> l.startsWith("FAIL")).toList();
@@ -50,10 +48,5 @@ class UmadTransportVmTest {
         assertEquals(0, result.exitCode(), result.output());
         assertEquals(EXPECTED.size(), Stream.of("PASS", "DONE").mapToLong(p -> lines.stream().filter(l -> l.startsWith(p)).count()).sum(),
                 result.output());
-    }
-
-    /** The class folder or jar a class was loaded from: the VM sees the host's file system at the same paths. */
-    private static String location(Class<?> type) throws URISyntaxException {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 }
