@@ -21,7 +21,15 @@ public class MadClassException extends MadException {
      *                                  {@code status} in 16
      */
     public MadClassException(String message, int mgmtClass, int status) {
-        super(message, status, Mad.statusToString(mgmtClass, status));
+        this(message, mgmtClass, status, Exchange.NONE);
+    }
+
+    /**
+     * As {@link #MadClassException(String, int, int)}, for the transaction that exchanged
+     * {@code exchange}.
+     */
+    public MadClassException(String message, int mgmtClass, int status, Exchange exchange) {
+        super(message, status, Mad.statusToString(mgmtClass, status), exchange);
         this.mgmtClass = mgmtClass;
     }
 

@@ -16,6 +16,11 @@ public final class SaPathNotFoundException extends MadClassException {
      * @throws IllegalArgumentException if {@code status} does not fit in 16 bits
      */
     public SaPathNotFoundException(String message, int status) {
-        super(message, Mad.CLASS_SUBN_ADM, status);
+        this(message, status, Exchange.NONE);
+    }
+
+    /** As {@link #SaPathNotFoundException(String, int)}, for the query that exchanged {@code exchange}. */
+    public SaPathNotFoundException(String message, int status, Exchange exchange) {
+        super(message, Mad.CLASS_SUBN_ADM, status, exchange);
     }
 }

@@ -4,20 +4,19 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jrdma.MadException;
 import org.jrdma.MadTimeoutException;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.wire.Bits;
+import org.jrdma.iba.wire.MadDecoder;
 
 /**
  * The request/response machinery of a MAD agent (IBA 13.4.6): gives every request a 64-bit
@@ -25,23 +24,37 @@ import org.jrdma.iba.wire.Bits;
  * response comes in time, and bounds how many requests are in flight at once.
  *
  * <p>Responses are matched on the low 32 bits of the TID, because the kernel's umad replaces the
- * high 32 bits with the agent's own. Any number of threads, typically virtual threads of a scheduler, may call {@link #execute}
- * concurrently; each blocks until its own response arrives. One receiver thread reads the
- * transport, completes waiting requests, and queues MADs that are requests from other nodes
- * for {@link #receiveRequest}.
+ * high 32 bits with the agent's own (and ibsim the high 16 with its client's number). Any number of
+ * threads, typically virtual threads of a scheduler, may call {@link #execute} concurrently; each
+ * blocks until its own response arrives. One receiver thread reads the transport, hands responses
+ * to the requests waiting for them, and queues MADs that are requests from other nodes for
+ * {@link #receiveRequest}.
+ *
+ * <p><b>RMPP.</b> Where the transport does not do RMPP (IBA 13.6) for a class itself
+ * ({@link MadTransport#reassemblesRmpp}), the engine does: a response that arrives as the first
+ * DATA segment of a transfer is received to its end, acknowledged window by window, and returned
+ * reassembled, as the kernel returns it; and the ACK, STOP and ABORT packets a receiver sends
+ * back are handed to the {@link RmppSender} sending that transfer, never queued as requests.
  */
 public final class MadEngine implements AutoCloseable {
     /** How many unanswered incoming requests are kept before new ones are dropped. */
     private static final int REQUEST_QUEUE = 1024;
+    /** How many packets of one transaction (responses, RMPP segments or ACKs) wait to be taken. */
+    private static final int INBOX = 4 * RmppReceiver.WINDOW;
     private static final int RECEIVE_SLICE_MILLIS = 50;
     private static final int TID_OFFSET = 8;
+    private static final int TID_LOW_OFFSET = 12;
     private static final int STATUS_OFFSET = 4;
+    /** Put in every waiting inbox when the engine closes or its receiver fails, to wake the waiter. */
+    private static final ReceivedMad STOPPED = new ReceivedMad(new byte[MadDecoder.MAD_SIZE], MadAddress.smp(0), true);
 
     private final MadTransport transport;
     private final Semaphore outstanding;
     private final int maxOutstanding;
-    /** Waiting requests by the low 32 bits of their TID: the kernel's umad rewrites the high 32 bits. */
-    private final Map<Integer, CompletableFuture<ReceivedMad>> pending = new ConcurrentHashMap<>();
+    /** The packets of waiting requests by the low 32 bits of their TID: the kernel's umad rewrites the high 32 bits. */
+    private final Map<Integer, BlockingQueue<ReceivedMad>> pending = new ConcurrentHashMap<>();
+    /** The RMPP ACK/STOP/ABORT packets of transfers being sent, by the low 32 bits of their TID. */
+    private final Map<Integer, BlockingQueue<ReceivedMad>> rmppSenders = new ConcurrentHashMap<>();
     private final BlockingQueue<ReceivedMad> requests = new ArrayBlockingQueue<>(REQUEST_QUEUE);
     private final long tidPrefix = (long) ThreadLocalRandom.current().nextInt() << 32;
     private final AtomicInteger tidCounter = new AtomicInteger();
@@ -92,16 +105,29 @@ public final class MadEngine implements AutoCloseable {
     }
 
     /**
+     * Registers this engine's transport as the agent serving requests of a class, version, set of
+     * methods and (for vendor classes 0x30-0x4F) OUI, as {@link MadTransport#registerServer}; the
+     * requests then come out of {@link #receiveRequest}.
+     */
+    public void registerServer(int mgmtClass, int classVersion, long methodMask, int oui) {
+        checkOpen();
+        transport.registerServer(mgmtClass, classVersion, methodMask, oui);
+    }
+
+    /**
      * Sends a request and waits for its response. A fresh TID is written into the request's
      * header; a missing response is retried with the same TID, and a response whose status says
-     * the responder is busy is retried too.
+     * the responder is busy is retried too. A response that starts an RMPP transfer the transport
+     * does not reassemble is received to its end and returned reassembled.
      *
      * @param request a 256-byte MAD whose header is filled in except the TID
      * @param to      where to send it
-     * @param timeout how long to wait for each attempt
+     * @param timeout how long to wait for each attempt (and each RMPP segment)
      * @param retries how many times to resend after the first attempt
      * @return the response
-     * @throws MadTimeoutException when every attempt went unanswered
+     * @throws MadTimeoutException when every attempt went unanswered, or the responder stayed busy
+     *                             (the exception then holds its last reply)
+     * @throws MadException        when an RMPP transfer of the response fails
      */
     public ReceivedMad execute(byte[] request, MadAddress to, Duration timeout, int retries) {
         checkOpen();
@@ -113,52 +139,68 @@ public final class MadEngine implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new RdmaException("interrupted while waiting to send a MAD", e);
         }
+        BlockingQueue<ReceivedMad> inbox = new ArrayBlockingQueue<>(INBOX);
+        pending.put((int) tid, inbox);
         try {
-            int attempts = 0;
-            while (true) {
-                attempts++;
-                ReceivedMad reply = attempt(request, to, tid, timeout);
-                boolean busy = reply != null && !reply.dropped() && (Bits.u16(reply.mad(), STATUS_OFFSET) & Mad.STATUS_BUSY) != 0;
-                if (reply != null && !reply.dropped() && !busy) {
-                    return reply;
-                }
-                if (attempts > retries) {
-                    String why = reply == null ? "no response" : reply.dropped() ? "the fabric could not deliver it"
-                            : "the responder stayed busy";
-                    tracer.timeout(request, to, attempts);
-                    throw new MadTimeoutException(String.format("MAD TID 0x%016x to LID %d QP %d via %s: %s after %d attempt%s of %d ms",
-                            tid, to.lid(), to.qpn(), transport.describe(), why, attempts, attempts == 1 ? "" : "s",
-                            timeout.toMillis()));
-                }
-                if (busy) {
-                    pause(Math.min(timeout.toMillis(), 20));
-                }
+            ReceivedMad reply = exchange(request, to, tid, inbox, timeout, retries);
+            if (Rmpp.isData(reply) && !transport.reassemblesRmpp(reply.mad()[1] & 0xFF)) {
+                return new RmppReceiver(this, request, reply, inbox, timeout, retries).receive();
             }
+            return reply;
         } finally {
+            pending.remove((int) tid);
             outstanding.release();
         }
     }
 
-    private ReceivedMad attempt(byte[] request, MadAddress to, long tid, Duration timeout) {
-        CompletableFuture<ReceivedMad> future = new CompletableFuture<>();
-        pending.put((int) tid, future);
-        try {
+    private ReceivedMad exchange(byte[] request, MadAddress to, long tid, BlockingQueue<ReceivedMad> inbox, Duration timeout,
+            int retries) {
+        int attempts = 0;
+        while (true) {
+            attempts++;
             tracer.sent(request, to);
             transport.send(request, to);
-            return future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RdmaException("interrupted while waiting for a MAD response", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new RdmaException("MAD receive failed", e.getCause());
-        } finally {
-            pending.remove((int) tid);
+            ReceivedMad reply = await(inbox, timeout);
+            boolean busy = reply != null && !reply.dropped() && (Bits.u16(reply.mad(), STATUS_OFFSET) & Mad.STATUS_BUSY) != 0;
+            if (reply != null && !reply.dropped() && !busy) {
+                return reply;
+            }
+            if (attempts > retries) {
+                String why = reply == null ? "no response" : reply.dropped() ? "the fabric could not deliver it"
+                        : "the responder stayed busy";
+                tracer.timeout(request, to, attempts);
+                throw new MadTimeoutException(String.format("MAD TID 0x%016x to LID %d QP %d via %s: %s after %d attempt%s of %d ms",
+                        tid, to.lid(), to.qpn(), transport.describe(), why, attempts, attempts == 1 ? "" : "s",
+                        timeout.toMillis()), new MadException.Exchange(request, busy ? reply.mad() : null, null));
+            }
+            if (busy) {
+                pause(Math.min(timeout.toMillis(), 20));
+            }
         }
     }
 
-    /** Sends a MAD that expects no response (a response we serve, a trap, a Send). */
+    /**
+     * The next packet of a transaction, or null if none came within {@code timeout}.
+     *
+     * @throws IllegalStateException if the engine closed meanwhile
+     * @throws RdmaException         if its receiver failed meanwhile
+     */
+    ReceivedMad await(BlockingQueue<ReceivedMad> inbox, Duration timeout) {
+        ReceivedMad in;
+        try {
+            in = inbox.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RdmaException("interrupted while waiting for a MAD", e);
+        }
+        if (in == STOPPED) {
+            checkOpen();
+            throw new IllegalStateException("MAD engine on " + transport.describe() + " stopped");
+        }
+        return in;
+    }
+
+    /** Sends a MAD that expects no response (a response we serve, a trap, a Send, an RMPP segment). */
     public void send(byte[] mad, MadAddress to) {
         checkOpen();
         tracer.sent(mad, to);
@@ -180,6 +222,25 @@ public final class MadEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts taking the RMPP ACK, STOP and ABORT packets of the transfer with TID low bits
+     * {@code tid}, for the {@link RmppSender} sending it; while open, copies of the request it
+     * answers are dropped.
+     *
+     * @return where the packets go, or null if a transfer with that TID is being sent already
+     *         (the reply to an earlier copy of the same request)
+     */
+    BlockingQueue<ReceivedMad> openRmppSender(int tid) {
+        checkOpen();
+        BlockingQueue<ReceivedMad> acks = new ArrayBlockingQueue<>(INBOX);
+        return rmppSenders.putIfAbsent(tid, acks) == null ? acks : null;
+    }
+
+    /** Stops taking the packets of a transfer {@link #openRmppSender} started. */
+    void closeRmppSender(int tid) {
+        rmppSenders.remove(tid);
+    }
+
     private void receiveLoop() {
         try {
             while (!closed.get()) {
@@ -189,22 +250,32 @@ public final class MadEngine implements AutoCloseable {
                 }
                 tracer.received(in);
                 byte[] mad = in.mad();
-                boolean response = (mad[3] & 0x80) != 0;
-                if (response || in.dropped()) {
-                    CompletableFuture<ReceivedMad> waiter = pending.get((int) Bits.u32(mad, TID_OFFSET + 4));
-                    if (waiter == null || !waiter.complete(in)) {
-                        unmatched.incrementAndGet();
-                    }
-                } else {
+                int tid = (int) Bits.u32(mad, TID_LOW_OFFSET);
+                if ((mad[3] & Mad.METHOD_RESP_MASK) != 0 || in.dropped()) {
+                    deliver(pending, tid, in);
+                } else if (Rmpp.isControl(in)) {
+                    deliver(rmppSenders, tid, in);
+                } else if (!rmppSenders.containsKey(tid)) {
                     requests.offer(in);
                 }
             }
         } catch (RuntimeException e) {
             if (!closed.get()) {
                 receiverFailure = e;
-                pending.values().forEach(f -> f.completeExceptionally(new RdmaException("MAD receiver failed on "
-                        + transport.describe(), e)));
+                stopWaiters();
             }
+        }
+    }
+
+    private void stopWaiters() {
+        pending.values().forEach(inbox -> inbox.offer(STOPPED));
+        rmppSenders.values().forEach(inbox -> inbox.offer(STOPPED));
+    }
+
+    private void deliver(Map<Integer, BlockingQueue<ReceivedMad>> waiting, int tid, ReceivedMad in) {
+        BlockingQueue<ReceivedMad> inbox = waiting.get(tid);
+        if (inbox == null || !inbox.offer(in)) {
+            unmatched.incrementAndGet();
         }
     }
 
@@ -238,7 +309,7 @@ public final class MadEngine implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        pending.values().forEach(f -> f.completeExceptionally(new IllegalStateException("MAD engine closed")));
+        stopWaiters();
         transport.close();
     }
 }

@@ -13,7 +13,7 @@ import org.jrdma.RdmaException;
 
 /**
  * The seed's parallel MAD scheduler ({@code rdma.sched.MADSchedule}) on virtual threads: work is
- * plain blocking code that calls the ordinary RPC methods ({@link SmpClient}, {@link GmpClient});
+ * plain blocking code that calls the ordinary RPC methods ({@link MadTransactor}, {@link SmpClient}, {@link GmpClient});
  * every piece of queued work runs on its own virtual thread, and the engine's
  * {@code maxOutstanding} bounds how many MADs are on the wire at once.
  *

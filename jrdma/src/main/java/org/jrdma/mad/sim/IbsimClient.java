@@ -8,7 +8,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.RdmaException;
+import java.util.ArrayList;
+import java.util.List;
+import org.jrdma.devices.EndPort;
+import org.jrdma.devices.LinkLayer;
 import org.jrdma.ffi.UnixDatagramSocket;
+import org.jrdma.iba.Gid;
+import org.jrdma.iba.LinkSpeed;
+import org.jrdma.iba.LinkWidth;
+import org.jrdma.iba.PhysPortState;
+import org.jrdma.iba.PortState;
+import org.jrdma.iba.StaticRate;
+import org.jrdma.iba.mad.SmpDirectedFormat;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
 
@@ -33,9 +44,9 @@ import org.jrdma.iba.smp.SmpPortInfo;
  * </pre>
  *
  * ibsim answers SMPs and performance MADs itself and forwards other classes (SA) to the client
- * attached as SM; it routes such a forwarded response back by matching the client's most recent
- * request TID, so a client has at most one forwarded (SA) transaction in flight. ibsim tags the
- * upper bits of every TID with the client; the low 32 bits come back unchanged.
+ * attached as SM. It writes the requesting client's number into the top 16 bits of every request's
+ * TID and routes a forwarded response back to the client that number names, so any number of
+ * forwarded transactions may be in flight; the low 48 bits come back unchanged.
  */
 public final class IbsimClient implements AutoCloseable {
     /** The default socket base name ({@code SIM_BASENAME}). */
@@ -59,6 +70,11 @@ public final class IbsimClient implements AutoCloseable {
     private static final int CTL_SET_ISSM = 9;
     private static final int CTL_GET_PKEYS = 10;
     private static final int CTL_TIMEOUT_MILLIS = 5000;
+    private static final int SMP_DATA_OFFSET = 64;
+    private static final int IBSIM_UNSET_SUBNET_TIMEOUT = 31;
+    private static final int DEFAULT_SUBNET_TIMEOUT = 18;
+    /** The device name libumad2sim gives a simulated port, used for ours too. */
+    public static final String SIM_DEVICE = "ibsim0";
     private static final VarHandle HOST_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
     private static final VarHandle BE_SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle BE_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -75,6 +91,7 @@ public final class IbsimClient implements AutoCloseable {
     private final SmpNodeInfo nodeInfo;
     private final SmpPortInfo portInfo;
     private final int[] pkeys;
+    private final EndPort endPort;
 
     private IbsimClient(String socketName, String node, boolean issm) {
         this.socketName = socketName;
@@ -114,6 +131,7 @@ public final class IbsimClient implements AutoCloseable {
             for (int i = 0; i < pkeys.length; i++) {
                 pkeys[i] = (short) BE_SHORT.get(pk, CTL_DATA + 2 * i) & 0xFFFF;
             }
+            this.endPort = readEndPort();
         } catch (RuntimeException e) {
             closeQuietly(control, e);
             closeQuietly(data, e);
@@ -162,6 +180,75 @@ public final class IbsimClient implements AutoCloseable {
     /** The port's P_Key table (the first 32 entries), as ibsim reported it when attaching. */
     public int[] pkeys() {
         return pkeys.clone();
+    }
+
+    /**
+     * The simulated port as an end port, named {@code ibsim0} like libumad2sim names it: its LID,
+     * LMC, SM LID and SL, state, rate, capability mask, GID and P_Keys as the node itself answered
+     * directed-route SMPs when this client attached (port 0 for a switch).
+     */
+    public EndPort endPort() {
+        return endPort;
+    }
+
+    /** Asks the attached node for its NodeInfo and PortInfo by directed route to itself. */
+    private EndPort readEndPort() {
+        SmpNodeInfo self = SmpNodeInfo.decode(directedGetToSelf(SmpNodeInfo.ATTRIBUTE_ID, 0), SMP_DATA_OFFSET);
+        int port = self.nodeType() == 2 ? 0 : self.localPortNum();
+        SmpPortInfo pi = SmpPortInfo.decode(directedGetToSelf(SmpPortInfo.ATTRIBUTE_ID, port), SMP_DATA_OFFSET);
+        List<Integer> keys = new ArrayList<>();
+        for (int k : pkeys) {
+            keys.add(k);
+        }
+        return EndPort.builder(SIM_DEVICE, port).lid(pi.lid()).lmc(pi.lmc()).smLid(pi.masterSmLid()).smSl(pi.masterSmSl())
+                .state(PortState.fromValueOrNull(pi.portState())).physState(PhysPortState.fromValueOrNull(pi.portPhysicalState()))
+                .rate(rate(pi)).capabilityMask((int) pi.capabilityMask()).linkLayer(LinkLayer.INFINIBAND)
+                .gids(List.of(Gid.of(pi.gidPrefix(), self.portGuid()))).pkeys(keys).subnetTimeout(subnetTimeout(pi))
+                .build();
+    }
+
+    /**
+     * PortInfo:SubnetTimeOut, except ibsim's 31: ibsim never stores the value the SM sets, so every
+     * port reports 31 (2^31 x 4.096 us, about 2.4 hours); the IBA default 18 (about 1 s) is used instead.
+     */
+    private static int subnetTimeout(SmpPortInfo pi) {
+        return pi.subnetTimeOut() == IBSIM_UNSET_SUBNET_TIMEOUT ? DEFAULT_SUBNET_TIMEOUT : pi.subnetTimeOut();
+    }
+
+    /** The port's rate: lanes times the per-lane speed, as the encoded static rate with that figure. */
+    private static StaticRate rate(SmpPortInfo pi) {
+        LinkWidth width = LinkWidth.fromValueOrNull(pi.linkWidthActive());
+        LinkSpeed speed = LinkSpeed.fromValueOrNull(pi.linkSpeedActive());
+        if (width == null || speed == null) {
+            return null;
+        }
+        double gbps = width.lanes() * speed.gbps();
+        for (StaticRate r : StaticRate.values()) {
+            if (Math.abs(r.gbps() - gbps) < 0.01) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** A directed-route SubnGet to the node itself, answered before any engine reads this client. */
+    private byte[] directedGetToSelf(int attributeId, int modifier) {
+        byte[] mad = new byte[256];
+        long tid = 0x6a72646dL << 32 | attributeId;
+        new SmpDirectedFormat(mad, 0).baseVersion(1).mgmtClass(0x81).classVersion(1).method(1).transactionId(tid)
+                .attributeId(attributeId).attributeModifier(modifier).drSlid(0xFFFF).drDlid(0xFFFF);
+        for (int attempt = 0; attempt < 3; attempt++) {
+            send(mad, 0xFFFF, 0, 0);
+            long deadline = System.nanoTime() + 2_000_000_000L;
+            while (System.nanoTime() < deadline) {
+                SimPacket reply = receive(200);
+                if (reply != null && reply.status() == 0 && (reply.mad()[3] & 0x80) != 0
+                        && (int) BE_INT.get(reply.mad(), 12) == (int) tid) {
+                    return reply.mad();
+                }
+            }
+        }
+        throw new RdmaException("the simulated node \"" + nodeName + "\" did not answer a directed-route SMP to itself");
     }
 
     /** Tells ibsim whether this client is the port's subnet manager (so it gets SA and trap traffic). */

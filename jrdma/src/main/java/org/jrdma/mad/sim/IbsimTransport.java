@@ -1,13 +1,46 @@
 package org.jrdma.mad.sim;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.jrdma.iba.Mad;
+import org.jrdma.iba.wire.Bits;
 import org.jrdma.mad.MadAddress;
+import org.jrdma.mad.MadReplies;
 import org.jrdma.mad.MadTransport;
 import org.jrdma.mad.ReceivedMad;
 
-/** The ibsim client protocol as a {@link MadTransport}: the node the client is attached at is the end port. */
+/**
+ * The ibsim client protocol as a {@link MadTransport}: the node the client is attached at is the
+ * end port ({@link IbsimClient#endPort()}).
+ *
+ * <h2>Serving requests</h2>
+ * ibsim answers SMPs and PerfMgt MADs itself and hands every other request that reaches a port's
+ * QP0 or QP1 to the client of that port that declared itself its subnet manager (ibsim's
+ * {@code find_client}; the responses go back to the requester by the client number ibsim writes
+ * into the top 16 bits of each request's TID). {@link #registerServer} therefore declares this
+ * client the port's SM (SET_ISSM, so only one jrdma server per node, and not on OpenSM's node) and
+ * then does what the kernel does for its agents: {@link #receive} hands over the requests a
+ * registered agent serves, answers other Gets and Sets with status 0x000C (unsupported
+ * method/attribute) and drops the rest. Before any registration every MAD is handed over.
+ *
+ * <p>ibsim has no RMPP layer: {@link #reassemblesRmpp} is false for every class, so the
+ * {@link org.jrdma.mad.MadEngine} does RMPP between jrdma agents on the fabric. OpenSM's SA
+ * responses reach it unsegmented (see {@link IbsimClient}).
+ */
 public final class IbsimTransport implements MadTransport {
+    private static final int VENDOR_OUI_OFFSET = 37;
+
     private final IbsimClient client;
+    private final List<Agent> agents = new CopyOnWriteArrayList<>();
+
+    private record Agent(int mgmtClass, int classVersion, long methodMask, int oui) {
+        boolean serves(byte[] mad) {
+            int method = mad[3] & 0x7F;
+            boolean ouiClass = mgmtClass >= Mad.CLASS_VENDOR_RANGE2_START && mgmtClass <= Mad.CLASS_VENDOR_RANGE2_END;
+            return (mad[1] & 0xFF) == mgmtClass && (mad[2] & 0xFF) == classVersion && (methodMask >>> method & 1) != 0
+                    && (!ouiClass || Bits.get(mad, VENDOR_OUI_OFFSET, 0, 24) == oui);
+        }
+    }
 
     public IbsimTransport(IbsimClient client) {
         this.client = client;
@@ -21,6 +54,19 @@ public final class IbsimTransport implements MadTransport {
     /** The underlying client (node and port data of the attachment point). */
     public IbsimClient client() {
         return client;
+    }
+
+    /** Declares this client the port's SM and serves requests matching the agent; see the class comment. */
+    @Override
+    public void registerServer(int mgmtClass, int classVersion, long methodMask, int oui) {
+        if ((mgmtClass & ~0xFF) != 0 || (classVersion & ~0xFF) != 0 || (oui & ~0xFFFFFF) != 0) {
+            throw new IllegalArgumentException(String.format("class 0x%x, version 0x%x or OUI 0x%x out of range", mgmtClass,
+                    classVersion, oui));
+        }
+        if (agents.isEmpty()) {
+            client.setIsSm(true);
+        }
+        agents.add(new Agent(mgmtClass, classVersion, methodMask, oui));
     }
 
     @Override
@@ -37,7 +83,21 @@ public final class IbsimTransport implements MadTransport {
             return null;
         }
         MadAddress from = new MadAddress(p.slid(), p.sqp() & 0xFFFFFF, 0, 0, 0, null);
-        return new ReceivedMad(p.mad(), p.length(), from, p.status() == IbsimClient.STATUS_DROPPED);
+        ReceivedMad in = new ReceivedMad(p.mad(), p.length(), from, p.status() == IbsimClient.STATUS_DROPPED);
+        if (in.dropped() || agents.isEmpty() || Mad.isResponse(p.mad()[3] & 0xFF) || agents.stream().anyMatch(a -> a.serves(p.mad()))) {
+            return in;
+        }
+        int method = p.mad()[3] & 0xFF;
+        if (method == Mad.METHOD_GET || method == Mad.METHOD_SET) {
+            send(MadReplies.response(p.mad(), Mad.STATUS_UNSUP_METHOD_ATTR_COMBO), from);
+        }
+        return null;
+    }
+
+    /** False: ibsim relays single MADs; see the class comment. */
+    @Override
+    public boolean reassemblesRmpp(int mgmtClass) {
+        return false;
     }
 
     @Override

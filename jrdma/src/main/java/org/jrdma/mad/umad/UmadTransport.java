@@ -27,8 +27,9 @@ import org.jrdma.mad.umad.ffi.UmadFile;
  * version: a response to the agent whose request it answers, a request to the agent registered
  * for its method. {@link #send} registers a client agent (no methods) for each class and version
  * on first use, with RMPP on for the subnet administration class 0x03 so that the kernel
- * reassembles multi-packet SA responses; {@link #registerServer} registers an agent that receives
- * requests. The kernel replaces the upper 32 bits of every request's transaction ID with its
+ * reassembles multi-packet SA responses and segments the SA transfers sent (a MAD of that class
+ * with the RMPP Active flag is a whole transfer, and may be shorter than 256 bytes);
+ * {@link #registerServer} registers an agent that receives requests. The kernel replaces the upper 32 bits of every request's transaction ID with its
  * agent's own (the responses find their agent by them); {@link org.jrdma.mad.MadEngine} matches
  * responses on the lower 32 bits.
  *
@@ -63,6 +64,10 @@ public final class UmadTransport implements MadTransport {
     private static final int MAD_HEADER_SIZE = 24;
     private static final int TID_LOW_OFFSET = 12;
     private static final int VENDOR_OUI_OFFSET = 37;
+    /** Where the RMPP header ends: an RMPP transfer the kernel segments may carry less than a whole MAD. */
+    private static final int RMPP_HEADER_END = 36;
+    private static final int RMPP_FLAGS_OFFSET = 26;
+    private static final int RMPP_ACTIVE = 0x01;
     /** How long past its response timeout a request is still believed to be in the kernel. */
     private static final long KERNEL_GRACE_NANOS = 1_000_000_000L;
     /** Above this many requests in the kernel, expired entries are swept out on each send. */
@@ -147,6 +152,7 @@ public final class UmadTransport implements MadTransport {
      *                     {@code METHOD_MASK} constants of the attribute classes
      * @param oui          the vendor's OUI for vendor classes 0x30-0x4F, else 0
      */
+    @Override
     public void registerServer(int mgmtClass, int classVersion, long methodMask, int oui) {
         checkByte("management class", mgmtClass);
         checkByte("class version", classVersion);
@@ -161,9 +167,16 @@ public final class UmadTransport implements MadTransport {
         }
     }
 
+    /** True for the subnet administration class, whose agents this transport registers with the kernel's RMPP. */
+    @Override
+    public boolean reassemblesRmpp(int mgmtClass) {
+        return rmppVersion(mgmtClass) != 0;
+    }
+
     @Override
     public void send(byte[] mad, MadAddress to) {
-        if (mad.length < MAD_SIZE) {
+        boolean rmpp = mad.length >= RMPP_HEADER_END && reassemblesRmpp(mad[1] & 0xFF) && (mad[RMPP_FLAGS_OFFSET] & RMPP_ACTIVE) != 0;
+        if (mad.length < (rmpp ? RMPP_HEADER_END : MAD_SIZE)) {
             throw new IllegalArgumentException("a MAD is at least " + MAD_SIZE + " bytes, not " + mad.length);
         }
         int agent = agentFor(mad);

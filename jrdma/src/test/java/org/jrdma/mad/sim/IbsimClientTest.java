@@ -31,6 +31,23 @@ class IbsimClientTest {
     }
 
     @Test
+    void theAttachmentPointIsAnEndPortWithTheNodesOwnAnswers(Fabric fabric) {
+        try (IbsimClient client = IbsimClient.attach(fabric.socketName(), "node03 HCA-1")) {
+            var ep = client.endPort();
+            assertEquals("ibsim0", ep.deviceName());
+            assertEquals(1, ep.portNumber());
+            assertEquals(client.portInfo().lid(), ep.lid());
+            assertTrue(ep.smLid() > 0);
+            assertEquals(org.jrdma.iba.PortState.ACTIVE, ep.state());
+            assertEquals(org.jrdma.iba.StaticRate.RATE_10_GBPS, ep.rate().orElseThrow(), "4x SDR");
+            assertEquals(org.jrdma.iba.Gid.parse("fe80::2:c903:0:1031"), ep.defaultGid(), "the port GUID, not the node GUID");
+        }
+        try (IbsimClient sw = IbsimClient.attach(fabric.socketName(), "sw2")) {
+            assertEquals(0, sw.endPort().portNumber(), "a switch's end port is its port 0");
+        }
+    }
+
+    @Test
     void directedRouteNodeInfoOfTheNodeItselfAndAcrossTheInterSwitchLink(Fabric fabric) {
         try (IbsimClient client = IbsimClient.attach(fabric.socketName(), null)) {
             assertEquals("sw1", client.nodeName());

@@ -9,17 +9,25 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jrdma.MadTimeoutException;
+import org.jrdma.Rdma;
 import org.jrdma.SysException;
+import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Iba;
 import org.jrdma.iba.Mad;
+import org.jrdma.iba.sa.SaNodeRecord;
 import org.jrdma.iba.wire.Bits;
+import org.jrdma.mad.IncomingRequest;
 import org.jrdma.mad.MadAddress;
 import org.jrdma.mad.MadEngine;
+import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.ReceivedMad;
+import org.jrdma.mad.TestVendorAttributes;
 import org.jrdma.mad.umad.ffi.UmadFile;
+import org.jrdma.path.IBPath;
 
 /**
  * Real kernel MAD traffic over one soft-RoCE port, run inside the VM by
@@ -71,6 +79,7 @@ public final class UmadLoopbackMain {
         }
         kernelTimeouts(device, self);
         duplicateRequests(device, self);
+        transactors(device, gid);
         System.out.println(failures == 0 ? "DONE all passed" : "DONE " + failures + " failed");
         System.exit(failures == 0 ? 0 : 1);
     }
@@ -210,6 +219,69 @@ public final class UmadLoopbackMain {
                 check(e.errno() == 22, "the kernel refuses a second request with the same TID while awaiting the first: " + e.getMessage());
             }
         }
+    }
+
+    /**
+     * The same {@link MadTransactor} RPCs as on ibsim, over the kernel: a server transactor
+     * registers a vendor class and the SA class and answers with {@code sendReply} on the path its
+     * {@code parseRequest} built from the request's GRH; the client's RPCs go on a path with a GRH to
+     * the port's own GID. The SA table replies are segmented and reassembled by the kernel's RMPP,
+     * including a one-record reply shorter than a MAD.
+     */
+    private static void transactors(UmadDevice device, Gid gid) throws InterruptedException {
+        EndPort endPort = Rdma.getEndPort(device.caName() + "/" + device.port());
+        IBPath path = IBPath.builder(endPort).hasGrh(true).dgid(gid).retries(1).respTime(19).build();
+        try (MadEngine serverEngine = new MadEngine(UmadTransport.open(device, Duration.ofSeconds(4)), 4);
+                MadEngine clientEngine = new MadEngine(UmadTransport.open(device, Duration.ofSeconds(4)), 4)) {
+            MadTransactor server = new MadTransactor(serverEngine, endPort);
+            server.registerServer(VENDOR_CLASS, 1, 1L << Mad.METHOD_GET, 0);
+            server.registerServer(Mad.CLASS_SUBN_ADM, SA_CLASS_VERSION, 1L << Mad.METHOD_GET_TABLE, 0);
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread serving = Thread.ofPlatform().name("transactor-server").start(() -> {
+                while (!stop.get()) {
+                    ReceivedMad in = serverEngine.receiveRequest(Duration.ofMillis(100));
+                    if (in == null) {
+                        continue;
+                    }
+                    IncomingRequest request = server.parseRequest(in);
+                    if (request.mgmtClass() == VENDOR_CLASS) {
+                        server.sendReply(request, new TestVendorAttributes.Counters().fill((int) request.attributeModifier()));
+                    } else {
+                        server.sendReply(request, nodeRecords(((SaNodeRecord) request.attribute().orElseThrow()).lid()));
+                    }
+                }
+            });
+            try {
+                MadTransactor client = new MadTransactor(clientEngine, endPort);
+                TestVendorAttributes.Counters counters = client.vendGet(TestVendorAttributes.Counters.class, path, 5);
+                check(counters.equals(new TestVendorAttributes.Counters().fill(5)), "transactor over umad: VendGet answered by a "
+                        + "transactor's sendReply on the path parseRequest built from the GRH");
+                List<String> sizes = new ArrayList<>();
+                boolean tablesOk = true;
+                for (int count : new int[] {1, 3, 40}) {
+                    List<SaNodeRecord> table = client.subnAdmGetTable(new SaNodeRecord().lid(count), SaNodeRecord.LID_COMPONENT_MASK, path);
+                    tablesOk &= table.equals(nodeRecords(count));
+                    sizes.add(table.size() + " of " + count);
+                }
+                check(tablesOk, "transactor over umad: SubnAdmGetTable replies segmented and reassembled by the kernel: " + sizes);
+            } catch (RuntimeException e) {
+                check(false, "transactor over umad: " + e);
+            } finally {
+                stop.set(true);
+                serving.join();
+            }
+        }
+    }
+
+    /** {@code count} distinct NodeRecords. */
+    private static List<SaNodeRecord> nodeRecords(int count) {
+        List<SaNodeRecord> records = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            SaNodeRecord r = new SaNodeRecord().lid(i);
+            r.nodeDescription().nodeString("node-" + i);
+            records.add(r);
+        }
+        return records;
     }
 
     /** A request nobody answers: a GetTable of a class no agent serves. */
