@@ -1,0 +1,173 @@
+package org.jrdma.examples;
+
+import java.util.List;
+import org.jrdma.examples.CommandLine.Option;
+import org.jrdma.examples.CommandLine.UsageException;
+
+/**
+ * What {@link WriteBw} is asked to do: the options of perftest's {@code ib_write_bw} this
+ * implements, with perftest's defaults and the adjustments of its {@code force_dependecies}
+ * already applied, plus two Java-only ones for benchmarking.
+ *
+ * @param server    the server to connect to, or null to be the server
+ * @param port      TCP port of the side channel ({@code -p}, 18515)
+ * @param device    RDMA device ({@code -d}), or null for the first one found
+ * @param ibPort    port of the device ({@code -i}, 1)
+ * @param size      bytes per RDMA write ({@code -s}, 65536)
+ * @param iters     writes to time ({@code -n}, 5000); 0 with a duration
+ * @param duration  seconds to run ({@code -D}), 0 to run {@code iters} writes
+ * @param gidIndex  GID index ({@code -x}), -1 for perftest's default (none on InfiniBand, 0 on RoCE)
+ * @param mtu       path MTU in bytes ({@code -m}), 0 for the port's active MTU
+ * @param txDepth   writes kept outstanding ({@code -t}, 128, at most {@code iters})
+ * @param cqMod     writes per signalled completion ({@code -Q}, 100; 1 above 8 KiB unless given)
+ * @param noPeak    skip the peak bandwidth ({@code -N}; forced with a duration or above 20000 iterations)
+ * @param gbits     report Gbit/s instead of MiB/s ({@code --report_gbits})
+ * @param sl        service level ({@code -S}, 0)
+ * @param qpTimeout local ACK timeout exponent ({@code -u}, 14)
+ * @param warmup    untimed writes before the timed ones, after perftest's own warm-up
+ *                  ({@code --warmup}, Java only, client only, not with {@code -D})
+ * @param alloc     print the bytes the timed loop allocated ({@code --alloc}, Java only)
+ */
+record BwSettings(String server, int port, String device, int ibPort, int size, int iters, int duration,
+        int gidIndex, int mtu, int txDepth, int cqMod, boolean noPeak, boolean gbits, int sl, int qpTimeout,
+        int warmup, boolean alloc) {
+    /** perftest's message size above which CQ moderation is off by default ({@code MSG_SIZE_CQ_MOD_LIMIT}). */
+    private static final int CQ_MOD_SIZE_LIMIT = 8192;
+    /** The most iterations perftest computes the peak bandwidth for. */
+    private static final int PEAK_ITERS_LIMIT = 20000;
+
+    /** The options of {@code ib_write_bw} this knows; the ones it refuses are listed as unsupported. */
+    static final List<Option> OPTIONS = List.of(
+            Option.of("ib-dev", 'd', true),
+            Option.of("ib-port", 'i', true),
+            Option.of("size", 's', true),
+            Option.of("iters", 'n', true),
+            Option.of("duration", 'D', true),
+            Option.of("gid-index", 'x', true),
+            Option.of("port", 'p', true),
+            Option.of("CPU-freq", 'F', false),
+            Option.of("mtu", 'm', true),
+            Option.of("tx-depth", 't', true),
+            Option.of("cq-mod", 'Q', true),
+            Option.of("noPeak", 'N', false),
+            Option.of("sl", 'S', true),
+            Option.of("qp-timeout", 'u', true),
+            Option.of("report_gbits", (char) 0, false),
+            Option.of("help", 'h', false),
+            Option.of("warmup", (char) 0, true),
+            Option.of("alloc", (char) 0, false),
+            Option.unsupported("all", 'a', false),
+            Option.unsupported("bidirectional", 'b', false),
+            Option.unsupported("connection", 'c', true),
+            Option.unsupported("margin", 'f', true),
+            Option.unsupported("inline_size", 'I', true),
+            Option.unsupported("post_list", 'l', true),
+            Option.unsupported("hop_limit", 'L', true),
+            Option.unsupported("dualport", 'O', false),
+            Option.unsupported("qp", 'q', true),
+            Option.unsupported("rdma_cm", 'R', false),
+            Option.unsupported("tos", 'T', true),
+            Option.unsupported("version", 'V', false),
+            Option.unsupported("limit_bw", 'w', true),
+            Option.unsupported("report-counters", 'W', true),
+            Option.unsupported("limit_msgrate", 'y', true),
+            Option.unsupported("com_rdma_cm", 'z', false),
+            Option.unsupported("run_infinitely", (char) 0, false),
+            Option.unsupported("reversed", (char) 0, false),
+            Option.unsupported("dont_xchg_versions", (char) 0, false),
+            Option.unsupported("use_old_post_send", (char) 0, false));
+
+    /** The usage text: the options implemented. */
+    static final String USAGE = """
+            Usage:
+              WriteBw            start a server and wait for connection
+              WriteBw <host>     connect to server at <host>
+
+            Options (ib_write_bw's; RC RDMA write, one QP, unidirectional):
+              -d, --ib-dev=<dev>  Use IB device <dev> (default first device found)
+              -D, --duration  Run test for a customized period of seconds.
+              -F, --CPU-freq  Do not show a warning even if cpufreq_ondemand module is loaded (no effect here)
+              -h, --help  Show this help screen.
+              -i, --ib-port=<port>  Use port <port> of IB device (default 1)
+              -m, --mtu=<mtu>  MTU size : 256 - 4096 (default port mtu)
+              -n, --iters=<iters>  Number of exchanges (at least 5, default 5000)
+              -N, --noPeak Cancel peak-bw calculation (default with peak up to iters=20000)
+              -p, --port=<port>  Listen on/connect to port <port> (default 18515)
+              -Q, --cq-mod  Generate Cqe only after <--cq-mod> completion
+              -s, --size=<size>  Size of message to exchange (default 65536)
+              -S, --sl=<sl>  SL (default 0)
+              -t, --tx-depth=<dep>  Size of tx queue (default 128)
+              -u, --qp-timeout=<timeout>  QP timeout, timeout value is 4 usec * 2 ^(timeout), default 14
+              -x, --gid-index=<index>  Test uses GID with GID index (Default : IB - no gid . ETH - 0)
+                  --report_gbits  Report Max/Average BW of test in Gbit/sec (instead of MiB/sec)
+            Java only:
+                  --warmup=<iters>  untimed writes before the timed ones (client; not with -D)
+                  --alloc  print the bytes the timed loop allocated (client)
+            """;
+
+    /**
+     * Reads the command line; null after {@code -h}, which prints the usage.
+     *
+     * @throws UsageException for options perftest would refuse or this does not implement
+     */
+    static BwSettings parse(String[] args) throws UsageException {
+        CommandLine line = CommandLine.parse(args, OPTIONS);
+        if (line.has("help")) {
+            return null;
+        }
+        if (line.operands().size() > 1) {
+            throw new UsageException(" Invalid Command line. Please check command rerun ");
+        }
+        int duration = (int) range(line, "duration", 0, 0, Integer.MAX_VALUE);
+        int iters = duration > 0 ? 0 : (int) range(line, "iters", 5000, 5, Integer.MAX_VALUE);
+        int size = (int) range(line, "size", 65536, 1, Integer.MAX_VALUE);
+        int txDepth = (int) range(line, "tx-depth", 128, 1, 65535);
+        if (duration == 0) {
+            txDepth = Math.min(txDepth, iters);
+        }
+        int cqMod = (int) range(line, "cq-mod", 100, 1, 1024);
+        if (size > CQ_MOD_SIZE_LIMIT && !line.has("cq-mod")) {
+            cqMod = 1;
+        }
+        cqMod = Math.min(cqMod, txDepth);
+        boolean noPeak = line.has("noPeak") || duration > 0 || iters > PEAK_ITERS_LIMIT;
+        int mtu = (int) line.number("mtu", 0);
+        if (duration > 0 && line.has("warmup")) {
+            throw new UsageException(" --warmup works with -n, not with -D");
+        }
+        return new BwSettings(line.operands().isEmpty() ? null : line.operands().getFirst(),
+                (int) range(line, "port", 18515, 0, 65535), line.string("ib-dev", null),
+                (int) range(line, "ib-port", 1, 1, 255), size, iters, duration,
+                (int) range(line, "gid-index", -1, -1, 255), mtu, txDepth, cqMod, noPeak, line.has("report_gbits"),
+                (int) range(line, "sl", 0, 0, 15), (int) range(line, "qp-timeout", 14, 0, 31),
+                warmup(line), line.has("alloc"));
+    }
+
+    /** {@code --warmup}: 0, or at least 5 writes as {@code -n}. */
+    private static int warmup(CommandLine line) throws UsageException {
+        long warmup = line.number("warmup", 0);
+        if (warmup != 0 && (warmup < 5 || warmup > Integer.MAX_VALUE)) {
+            throw new UsageException(" --warmup should be 0 or between 5 and " + Integer.MAX_VALUE);
+        }
+        return (int) warmup;
+    }
+
+    private static long range(CommandLine line, String name, long otherwise, long min, long max)
+            throws UsageException {
+        long value = line.number(name, otherwise);
+        if (value < min || value > max) {
+            throw new UsageException(" " + name + " should be between " + min + " and " + max);
+        }
+        return value;
+    }
+
+    /** Whether this side is the client, the one that writes. */
+    boolean isClient() {
+        return server != null;
+    }
+
+    /** perftest's warm-up margin of a duration run: a quarter of it, in whole seconds. */
+    int margin() {
+        return duration / 4;
+    }
+}

@@ -1,0 +1,82 @@
+package org.jrdma.examples;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The interoperability runs {@code InteropInVmTest} makes inside the soft-RoCE VM: each
+ * {@linkplain Scenario scenario} is a server and a client on {@code rxe0}, one of them the Java
+ * example and the other the C tool, run with {@link PeerPair}. Prints, for each, a block
+ * {@code === SCENARIO name}, {@code --- server exit N} and its output, {@code --- client exit N}
+ * and its output, {@code === END name}.
+ */
+public final class InteropInVm {
+    private static final Duration TIMEOUT = Duration.ofMinutes(3);
+
+    /**
+     * One run.
+     *
+     * @param name   what it shows
+     * @param server the server command
+     * @param client the client command, without the server's address
+     */
+    record Scenario(String name, List<String> server, List<String> client) {
+    }
+
+    private InteropInVm() {
+    }
+
+    /** Every scenario, each on its own TCP port from 19100. */
+    static List<Scenario> scenarios() {
+        List<String> java = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"));
+        List<String> rcJava = concat(java, List.of(RcPingpong.class.getName()));
+        List<String> bwJava = concat(java, List.of(WriteBw.class.getName()));
+        List<String> rcC = List.of("ibv_rc_pingpong");
+        List<String> bwC = List.of("ib_write_bw");
+        List<String> rc = List.of("-d", "rxe0", "-g", "0", "-n", "1000");
+        List<String> bw = List.of("-d", "rxe0", "-x", "0", "-F", "-n", "1000");
+        List<String> duration = List.of("-d", "rxe0", "-x", "0", "-F", "-D", "2", "--report_gbits", "-s", "4096");
+        return List.of(
+                new Scenario("rc_pingpong: Java server (-c checks the data), C client",
+                        concat(rcJava, rc, List.of("-c", "-p", "19101")), concat(rcC, rc, List.of("-c", "-p", "19101"))),
+                new Scenario("rc_pingpong: C server (-c checks the data), Java client on completion events",
+                        concat(rcC, rc, List.of("-c", "-p", "19102")),
+                        concat(rcJava, rc, List.of("-c", "-e", "-p", "19102"))),
+                new Scenario("ib_write_bw: Java server, C client",
+                        concat(bwJava, bw, List.of("-p", "19103")), concat(bwC, bw, List.of("-p", "19103"))),
+                new Scenario("ib_write_bw: C server, Java client",
+                        concat(bwC, bw, List.of("-p", "19104")), concat(bwJava, bw, List.of("-p", "19104"))),
+                new Scenario("ib_write_bw: C server, Java client, 2 s of 4 KiB writes in Gbit/s",
+                        concat(bwC, duration, List.of("-p", "19105")), concat(bwJava, duration, List.of("-p", "19105"))));
+    }
+
+    /** Runs every scenario and prints its block; the exit status is the number of failed runs. */
+    public static void main(String[] args) {
+        int failures = 0;
+        for (Scenario scenario : scenarios()) {
+            int port = Integer.parseInt(scenario.server().getLast());
+            List<String> client = concat(scenario.client(), List.of("127.0.0.1"));
+            PeerPair.Result result = PeerPair.run(scenario.server(), client, port, TIMEOUT);
+            System.out.println("=== SCENARIO " + scenario.name());
+            System.out.println("--- server exit " + result.serverExit() + ": " + String.join(" ", scenario.server()));
+            System.out.print(result.serverOutput());
+            System.out.println("--- client exit " + result.clientExit() + ": " + String.join(" ", client));
+            System.out.print(result.clientOutput());
+            System.out.println("=== END " + scenario.name());
+            failures += result.succeeded() ? 0 : 1;
+        }
+        System.exit(failures);
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... parts) {
+        List<String> all = new ArrayList<>();
+        for (List<String> part : parts) {
+            all.addAll(part);
+        }
+        return all;
+    }
+}

@@ -1,0 +1,118 @@
+package org.jrdma.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.jrdma.iba.Gid;
+import org.jrdma.testkit.Peers;
+import org.jrdma.testkit.vm.SoftRoceVm;
+import org.jrdma.testkit.vm.VmResult;
+import org.jrdma.verbs.Verbs;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The Java {@link RcPingpong} and {@link WriteBw} against the C {@code ibv_rc_pingpong} and
+ * {@code ib_write_bw}, each way round, with real traffic on {@code rxe0}: {@link InteropInVm} runs
+ * them all in one boot of the soft-RoCE VM, and each {@linkplain InteropInVm.Scenario scenario}
+ * is checked here as a test of its own: both sides exit 0, each side's remote QPN is the other's
+ * local one, both report the whole run, and the C and Java tables agree.
+ */
+class InteropInVmTest {
+    private static final Pattern PP_LOCAL = Pattern.compile("(?m)^  local address:  LID 0x\\p{XDigit}{4}, QPN (0x\\p{XDigit}{6})");
+    private static final Pattern PP_REMOTE = Pattern.compile("(?m)^  remote address: LID 0x\\p{XDigit}{4}, QPN (0x\\p{XDigit}{6})");
+    private static final Pattern BW_LOCAL = Pattern.compile("(?m)^ local address: LID \\p{XDigit}{4} QPN (0x\\p{XDigit}{4,})");
+    private static final Pattern BW_REMOTE = Pattern.compile("(?m)^ remote address: LID \\p{XDigit}{4} QPN (0x\\p{XDigit}{4,})");
+    private static final Pattern BW_ROW = Pattern.compile("(?m)^ (\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
+
+    @TestFactory
+    Stream<DynamicTest> javaAndCToolsTalk() throws URISyntaxException {
+        Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classPath = String.join(":", location(InteropInVm.class), location(RcPingpong.class),
+                location(Verbs.class), location(Gid.class));
+        VmResult result = SoftRoceVm.create().run("'" + java + "' --enable-native-access=ALL-UNNAMED -cp '" + classPath
+                + "' " + InteropInVm.class.getName(), Duration.ofMinutes(12));
+        String output = result.output();
+        System.out.println("InteropInVm in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n" + output);
+        return InteropInVm.scenarios().stream().map(s -> DynamicTest.dynamicTest(s.name(), () -> check(s, output)));
+    }
+
+    private static void check(InteropInVm.Scenario scenario, String output) {
+        String block = block(output, scenario.name());
+        String server = section(block, "--- server exit ", "--- client exit ");
+        String client = section(block, "--- client exit ", null);
+        assertTrue(server.startsWith("0:") && client.startsWith("0:"), "both sides exit 0:\n" + block);
+        if (scenario.name().startsWith("rc_pingpong")) {
+            assertEquals(first(PP_LOCAL, server), first(PP_REMOTE, client), "client's remote QPN\n" + block);
+            assertEquals(first(PP_LOCAL, client), first(PP_REMOTE, server), "server's remote QPN\n" + block);
+            for (String side : List.of(server, client)) {
+                assertTrue(side.contains("\n8192000 bytes in ") && side.contains(" Mbit/sec\n"), block);
+                assertTrue(Pattern.compile("(?m)^1000 iters in [0-9.]+ seconds = [0-9.]+ usec/iter$").matcher(side)
+                        .find(), block);
+                assertFalse(side.contains("invalid data"), block);
+            }
+        } else {
+            assertEquals(first(BW_LOCAL, server), first(BW_REMOTE, client), "client's remote QPN\n" + block);
+            assertEquals(first(BW_LOCAL, client), first(BW_REMOTE, server), "server's remote QPN\n" + block);
+            Matcher m = match(BW_ROW, client);
+            assertEquals(m.group(), match(BW_ROW, server).group(), "the server prints the client's report\n" + block);
+            boolean duration = scenario.server().contains("-D");
+            assertEquals(duration ? "4096" : "65536", m.group(1), block);
+            if (duration) {
+                assertTrue(Long.parseLong(m.group(2)) > 0, block);
+                assertTrue(client.contains("BW average[Gb/sec]") && server.contains("BW average[Gb/sec]"), block);
+            } else {
+                assertEquals("1000", m.group(2), block);
+            }
+            assertTrue(Double.parseDouble(m.group(4)) > 0, "a bandwidth\n" + block);
+        }
+    }
+
+    /** The block {@link InteropInVm} printed for scenario {@code name}. */
+    private static String block(String output, String name) {
+        String begin = "=== SCENARIO " + name + "\n";
+        int from = output.indexOf(begin);
+        int to = output.indexOf("=== END " + name + "\n");
+        if (from < 0 || to < from) {
+            fail("no output for [" + name + "]:\n" + output);
+        }
+        return output.substring(from + begin.length(), to);
+    }
+
+    /** The text after {@code start} up to {@code end} (or the end). */
+    private static String section(String block, String start, String end) {
+        int from = block.indexOf(start);
+        int to = end == null ? block.length() : block.indexOf(end);
+        assertTrue(from >= 0 && to >= from, block);
+        return block.substring(from + start.length(), to);
+    }
+
+    /** Group 1 of the first match of {@code pattern} in {@code text}. */
+    private static String first(Pattern pattern, String text) {
+        return match(pattern, text).group(1);
+    }
+
+    /** The first match of {@code pattern} in {@code text}. */
+    private static Matcher match(Pattern pattern, String text) {
+        Matcher m = pattern.matcher(text);
+        if (!m.find()) {
+            fail("no match for " + pattern + " in:\n" + text);
+        }
+        return m;
+    }
+
+    /** The class folder or jar {@code type} was loaded from. */
+    private static String location(Class<?> type) throws URISyntaxException {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
+}
