@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -35,13 +33,10 @@ class InteropInVmTest {
     private static final Pattern BW_ROW = Pattern.compile("(?m)^ (\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
 
     @TestFactory
-    Stream<DynamicTest> javaAndCToolsTalk() throws URISyntaxException {
+    Stream<DynamicTest> javaAndCToolsTalk() {
         Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classPath = String.join(":", location(InteropInVm.class), location(RcPingpong.class),
-                location(Verbs.class), location(Gid.class));
-        VmResult result = SoftRoceVm.create().run("'" + java + "' --enable-native-access=ALL-UNNAMED -cp '" + classPath
-                + "' " + InteropInVm.class.getName(), Duration.ofMinutes(12));
+        VmResult result = SoftRoceVm.create().runJava(Duration.ofMinutes(12), InteropInVm.class,
+                List.of(RcPingpong.class, Verbs.class, Gid.class));
         String output = result.output();
         System.out.println("InteropInVm in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n" + output);
         return InteropInVm.scenarios().stream().map(s -> DynamicTest.dynamicTest(s.name(), () -> check(s, output)));
@@ -109,10 +104,5 @@ class InteropInVmTest {
             fail("no match for " + pattern + " in:\n" + text);
         }
         return m;
-    }
-
-    /** The class folder or jar {@code type} was loaded from. */
-    private static String location(Class<?> type) throws URISyntaxException {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
 }
