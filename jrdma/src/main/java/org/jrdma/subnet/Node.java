@@ -11,23 +11,29 @@ import org.jrdma.mad.SmpTarget;
 
 /**
  * A discovered node (IBA 14.2.5.3): a switch, channel adapter or router, with its NodeInfo,
- * NodeDescription, the directed route that reached it, its ports, and for switches SwitchInfo.
+ * NodeDescription, the SMP target that reached it (a directed route, or a LID when discovery was
+ * LID-routed or from the SA), its ports, and for switches SwitchInfo and the forwarding tables,
+ * which are read on demand ({@link #linearForwardingTable()}, {@link #multicastForwardingTable()})
+ * from the subnet's {@link Subnet#attributeSource() attribute source} and kept.
  */
 public final class Node {
     private final SmpNodeInfo info;
     private final int nodeType;
     private final Guid guid;
     private final String description;
-    private final SmpTarget.DirectedRoute route;
+    private final SmpTarget target;
     private final SmpSwitchInfo switchInfo;
     private final Port[] ports;
+    private Subnet subnet;
+    private LinearForwardingTable linearForwardingTable;
+    private MulticastForwardingTable multicastForwardingTable;
 
-    Node(SmpNodeInfo info, String description, SmpTarget.DirectedRoute route, SmpSwitchInfo switchInfo) {
+    Node(SmpNodeInfo info, String description, SmpTarget target, SmpSwitchInfo switchInfo) {
         this.info = info;
         this.nodeType = info.nodeType();
         this.guid = info.nodeGuid();
         this.description = description;
-        this.route = route;
+        this.target = target;
         this.switchInfo = switchInfo;
         this.ports = new Port[info.numPorts() + 1];
     }
@@ -62,9 +68,14 @@ public final class Node {
         return description;
     }
 
-    /** The directed route from the discovering port to this node. */
+    /** The directed route from the discovering port to this node, or null when discovery did not use directed routes. */
     public SmpTarget.DirectedRoute route() {
-        return route;
+        return target instanceof SmpTarget.DirectedRoute route ? route : null;
+    }
+
+    /** How discovery reached this node: its directed route, or the LID it was read at. */
+    public SmpTarget target() {
+        return target;
     }
 
     /** SwitchInfo, or null if this is not a switch. */
@@ -109,6 +120,53 @@ public final class Node {
             }
         }
         return 0;
+    }
+
+    /**
+     * The switch's linear forwarding table, read on first use (SwitchInfo for LinearFDBTop, then
+     * every 64-LID block up to it, in parallel) from the subnet's attribute source, and kept; call
+     * {@link #forgetForwardingTables()} to read it again.
+     *
+     * @throws IllegalStateException if this node is not a switch
+     * @throws org.jrdma.RdmaException naming the block when a read fails (nothing is kept then)
+     */
+    public synchronized LinearForwardingTable linearForwardingTable() {
+        if (linearForwardingTable == null) {
+            linearForwardingTable = ForwardingTables.linear(tableSource(), this);
+        }
+        return linearForwardingTable;
+    }
+
+    /**
+     * The switch's multicast forwarding table, read on first use (SwitchInfo for MulticastFDBTop,
+     * then every block of 32 MLIDs up to it at every port-mask position, in parallel) from the
+     * subnet's attribute source, and kept.
+     *
+     * @throws IllegalStateException if this node is not a switch
+     * @throws org.jrdma.RdmaException naming the block and position when a read fails (nothing is kept then)
+     */
+    public synchronized MulticastForwardingTable multicastForwardingTable() {
+        if (multicastForwardingTable == null) {
+            multicastForwardingTable = ForwardingTables.multicast(tableSource(), this);
+        }
+        return multicastForwardingTable;
+    }
+
+    /** Drops the forwarding tables kept, so that the next call reads them again (after the SM reprogrammed the switch). */
+    public synchronized void forgetForwardingTables() {
+        linearForwardingTable = null;
+        multicastForwardingTable = null;
+    }
+
+    private AttributeSource tableSource() {
+        if (!isSwitch()) {
+            throw new IllegalStateException(this + " is not a switch: only switches have forwarding tables");
+        }
+        return subnet.attributeSource();
+    }
+
+    void joined(Subnet subnet) {
+        this.subnet = subnet;
     }
 
     void addPort(Port port) {

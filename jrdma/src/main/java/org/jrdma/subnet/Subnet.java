@@ -4,20 +4,37 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.jrdma.iba.Guid;
 
 /**
  * A discovered subnet: every node reached, in the order discovery found them (breadth first,
- * ports in ascending order), and the node discovery started from.
+ * ports in ascending order), the node discovery started from, and where attributes read on
+ * demand (switches' forwarding tables) come from.
  */
 public final class Subnet {
     private final Map<Guid, Node> nodes = new LinkedHashMap<>();
     private final Node from;
+    private volatile AttributeSource attributeSource;
 
-    Subnet(Node from) {
+    Subnet(Node from, AttributeSource attributeSource) {
         this.from = from;
-        nodes.put(from.guid(), from);
+        this.attributeSource = attributeSource;
+        add(from);
+    }
+
+    /** Where attributes read on demand come from: the SMPs or the SA discovery used, unless set since. */
+    public AttributeSource attributeSource() {
+        return attributeSource;
+    }
+
+    /**
+     * Reads attributes on demand from {@code source} from now on: e.g. the forwarding tables from
+     * the SA ({@link AttributeSource#sa}) of a subnet discovered by SMPs. Tables already read are kept.
+     */
+    public void attributeSource(AttributeSource source) {
+        this.attributeSource = Objects.requireNonNull(source, "source");
     }
 
     /** The node the discovering port belongs to. */
@@ -76,7 +93,9 @@ public final class Subnet {
     }
 
     void add(Node node) {
-        nodes.putIfAbsent(node.guid(), node);
+        if (nodes.putIfAbsent(node.guid(), node) == null) {
+            node.joined(this);
+        }
     }
 
     boolean contains(Guid guid) {

@@ -1,47 +1,76 @@
 package org.jrdma.subnet;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import org.jrdma.RdmaException;
-import org.jrdma.iba.PhysPortState;
-import org.jrdma.iba.smp.SmpNodeDescription;
-import org.jrdma.iba.smp.SmpNodeInfo;
-import org.jrdma.iba.smp.SmpPortInfo;
-import org.jrdma.iba.smp.SmpSwitchInfo;
+import org.jrdma.mad.MadTransactor;
+import org.jrdma.mad.SaTransactor;
 import org.jrdma.mad.SmpClient;
-import org.jrdma.mad.SmpTarget;
 
 /**
- * Directed-route discovery of a whole subnet (IBA 14.2.2): starting at the local node, read
- * NodeInfo, NodeDescription, PortInfo of every port (and SwitchInfo of switches), then follow
- * every port whose physical link is up one hop further, breadth first. Needs no subnet manager.
+ * Discovery of a whole subnet into a {@link Subnet}, three ways, all walking the subnet breadth
+ * first from the local node (every live port of a switch, ports in ascending order) so that they
+ * record the same nodes in the same order, and all reading in parallel on a
+ * {@link org.jrdma.mad.MadSchedule} bounded by the engine's {@code maxOutstanding}:
  *
- * <p>The nodes of one breadth-first level are read in parallel on virtual threads, so at most
- * the engine's {@code maxOutstanding} SMPs are in flight; the order in which nodes are recorded
- * is nevertheless fixed (by level, then by the discovering node's order and port number), so the
- * result does not depend on the order replies arrive in. A port whose neighbor does not answer
- * is recorded as unlinked and listed in {@link #problems()}.
+ * <ul>
+ * <li>{@link #run}: by directed-route SMPs (IBA 14.2.2), reading NodeInfo, NodeDescription,
+ *     SwitchInfo and PortInfo of every node reached one hop further. Needs no subnet manager;
+ *     what infiniband-diags' ibnetdiscover does.</li>
+ * <li>{@link #fromSa}: from the subnet administrator's NodeRecords, SwitchInfoRecords,
+ *     PortInfoRecords and LinkRecords (IBA 15.2.5), sending no SMP. Needs the SM up; reflects
+ *     the SM's view as of its last sweep.</li>
+ * <li>{@link #refreshByLid}: a known subnet (from either of the above) read again by LID-routed
+ *     SMPs to the LIDs the SM assigned: the same links, every attribute fresh from the nodes.
+ *     LID-routed SMPs alone cannot find links (they reach a LID, not a port), so the topology is the
+ *     known one; a node that no longer answers at its LID, or answers with another GUID, is a problem
+ *     and its links are left out.</li>
+ * </ul>
+ *
+ * <p>A port whose neighbor does not answer is recorded as unlinked and listed in
+ * {@link #problems()}; a node that answers NodeInfo but fails a later read fails the discovery.
+ * The subnet keeps the source it was read from ({@link Subnet#attributeSource()}) for the switch
+ * tables read on demand: the SMPs for {@code run} and {@code refreshByLid}, the SA for {@code fromSa}.
  */
 public final class SubnetDiscovery {
-    private final SmpClient smp;
-    private final List<String> problems = new ArrayList<>();
+    private final Subnet subnet;
+    private final List<String> problems;
 
-    private SubnetDiscovery(SmpClient smp) {
-        this.smp = smp;
+    SubnetDiscovery(Subnet subnet, List<String> problems) {
+        this.subnet = subnet;
+        this.problems = List.copyOf(problems);
     }
 
-    /** Discovers the subnet reachable from the local port of {@code smp}. */
+    /** Discovers the subnet reachable from the local port of {@code smp} by directed-route SMPs. */
     public static SubnetDiscovery run(SmpClient smp) {
-        SubnetDiscovery d = new SubnetDiscovery(smp);
-        d.subnet = d.discover();
-        return d;
+        return Exploration.run(new DirectedRouteExplorer(smp), AttributeSource.smp(smp));
     }
 
-    private Subnet subnet;
+    /**
+     * Discovers the subnet from the SA records, starting at the end port of {@code sa} (which
+     * must be known and have a LID). Each query selects one record (the NodeRecord of a LID, the
+     * PortInfoRecord of a LID and port, the LinkRecord from a LID and port), so no answer needs
+     * RMPP.
+     *
+     * <p>What the SA cannot provide, compared with directed-route discovery: {@link Node#route()}
+     * (nodes have LID targets), the NodeInfo LocalPortNum of the port each node was reached
+     * through (the NodeRecord's is that of the LID's port: 0 for a switch), PortInfo as the
+     * port holds it now rather than as of the SM's last sweep, and anything without a LID (a
+     * subnet no SM brought up). OpenSM also reports M_Key as 0 to requesters that are not trusted.
+     *
+     * @throws IllegalArgumentException if the transactor's end port is unknown
+     * @throws IllegalStateException    if the end port has no LID
+     */
+    public static SubnetDiscovery fromSa(MadTransactor sa) {
+        return Exploration.run(new SaExplorer(sa), AttributeSource.sa(sa instanceof SaTransactor s ? s : new SaTransactor(sa)));
+    }
+
+    /**
+     * Reads {@code known} again by LID-routed SMPs (IBA 14.2.2: no directed-route processing in
+     * the switches), for a subnet whose SM has assigned LIDs: see the class comment. The result's
+     * nodes have LID targets.
+     */
+    public static SubnetDiscovery refreshByLid(SmpClient smp, Subnet known) {
+        return Exploration.run(new LidRoutedExplorer(smp, known), AttributeSource.smp(smp));
+    }
 
     /** The discovered subnet. */
     public Subnet subnet() {
@@ -50,125 +79,6 @@ public final class SubnetDiscovery {
 
     /** What went wrong along the way (unanswered ports), empty for a clean discovery. */
     public List<String> problems() {
-        return List.copyOf(problems);
-    }
-
-    /** What a directed route led to: the neighbor's NodeInfo, or why it could not be read. */
-    private record Probe(Port from, SmpTarget.DirectedRoute route, SmpNodeInfo info, RuntimeException failure) {
-    }
-
-    private Subnet discover() {
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            SmpTarget.DirectedRoute here = SmpTarget.local();
-            Node from = read(threads, smp.get(new SmpNodeInfo(), here, 0), here);
-            Subnet result = new Subnet(from);
-            List<Node> level = List.of(from);
-            while (!level.isEmpty()) {
-                level = explore(threads, result, level);
-            }
-            return result;
-        }
-    }
-
-    /** Probes every live port of a level's nodes and returns the new nodes, read in full. */
-    private List<Node> explore(ExecutorService threads, Subnet subnet, List<Node> level) {
-        List<Future<Probe>> probes = new ArrayList<>();
-        for (Node node : level) {
-            for (Port port : exits(subnet, node)) {
-                SmpTarget.DirectedRoute next = node.route().then(port.number());
-                probes.add(threads.submit(() -> probe(port, next)));
-            }
-        }
-        List<Probe> found = new ArrayList<>();
-        for (Future<Probe> f : probes) {
-            found.add(join(f));
-        }
-        List<Probe> fresh = new ArrayList<>();
-        List<Future<Node>> reads = new ArrayList<>();
-        for (Probe p : found) {
-            if (p.failure() != null) {
-                problems.add(p.from() + ": no answer by DR path " + p.route() + ": " + p.failure().getMessage());
-            } else if (!subnet.contains(p.info().nodeGuid()) && fresh.stream().noneMatch(q -> q.info().nodeGuid().equals(p.info().nodeGuid()))) {
-                fresh.add(p);
-                reads.add(threads.submit(() -> read(threads, p.info(), p.route())));
-            }
-        }
-        List<Node> next = new ArrayList<>();
-        for (Future<Node> f : reads) {
-            Node n = join(f);
-            subnet.add(n);
-            next.add(n);
-        }
-        for (Probe p : found) {
-            if (p.failure() == null) {
-                Node neighbor = subnet.get(p.info().nodeGuid());
-                Port arrival = neighbor.port(p.info().localPortNum());
-                if (arrival != null && p.from().remote() == null && arrival.remote() == null) {
-                    p.from().linkTo(arrival);
-                }
-            }
-        }
-        return next;
-    }
-
-    /** The ports to follow out of a node: every live physical port of a switch; a CA only from its own port when it is the start. */
-    private static List<Port> exits(Subnet subnet, Node node) {
-        List<Port> out = new ArrayList<>();
-        boolean start = node == subnet.from();
-        if (!node.isSwitch() && !start) {
-            return out;
-        }
-        for (Port p : node.ports()) {
-            if (p.number() > 0 && p.remote() == null && p.rawInfo().portPhysicalState() == PhysPortState.LINK_UP.value()) {
-                out.add(p);
-            }
-        }
-        return out;
-    }
-
-    private Probe probe(Port from, SmpTarget.DirectedRoute route) {
-        try {
-            return new Probe(from, route, smp.get(new SmpNodeInfo(), route, 0), null);
-        } catch (RdmaException e) {
-            return new Probe(from, route, null, e);
-        }
-    }
-
-    /** Reads a node's description, SwitchInfo and PortInfo (all ports of a switch, the arrival port of a CA) in parallel. */
-    private Node read(ExecutorService threads, SmpNodeInfo info, SmpTarget.DirectedRoute route) {
-        boolean isSwitch = info.nodeType() == 2;
-        Future<SmpNodeDescription> description = threads.submit(() -> smp.get(new SmpNodeDescription(), route, 0));
-        Future<SmpSwitchInfo> switchInfo = isSwitch ? threads.submit(() -> smp.get(new SmpSwitchInfo(), route, 0)) : null;
-        List<Integer> numbers = new ArrayList<>();
-        if (isSwitch) {
-            for (int p = 0; p <= info.numPorts(); p++) {
-                numbers.add(p);
-            }
-        } else {
-            numbers.add(info.localPortNum());
-        }
-        List<Future<SmpPortInfo>> portInfos = new ArrayList<>();
-        for (int p : numbers) {
-            portInfos.add(threads.submit(() -> smp.get(new SmpPortInfo(), route, p)));
-        }
-        Node node = new Node(info, join(description).nodeString(), route, switchInfo == null ? null : join(switchInfo));
-        for (int i = 0; i < numbers.size(); i++) {
-            int number = numbers.get(i);
-            SmpPortInfo pi = join(portInfos.get(i));
-            // NodeInfo carries the GUID of the port the SMP arrived on: a switch's shared port GUID, or the CA port's.
-            node.addPort(new Port(node, number, info.portGuid(), pi));
-        }
-        return node;
-    }
-
-    private static <T> T join(Future<T> f) {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RdmaException("interrupted during discovery", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new RdmaException("discovery failed", e.getCause());
-        }
+        return problems;
     }
 }

@@ -1,0 +1,89 @@
+package org.jrdma.subnet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.util.List;
+import org.jrdma.iba.NodeType;
+import org.jrdma.mad.MadEngine;
+import org.jrdma.mad.MadTransactor;
+import org.jrdma.mad.SmpClient;
+import org.jrdma.mad.SmpTarget;
+import org.jrdma.mad.sim.IbsimTransport;
+import org.jrdma.testkit.fabric.Fabric;
+import org.jrdma.testkit.fabric.SimulatedFabric;
+import org.jrdma.testkit.fabric.ToolResult;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Discovery from the SA and LID-routed rediscovery against ibsim with OpenSM up, each compared
+ * with infiniband-diags' ibnetdiscover and with directed-route discovery on the same fabric.
+ */
+@SimulatedFabric(topology = "fat-tree")
+class DiscoverySourcesTest {
+    private static final ZonedDateTime WHEN = ZonedDateTime.parse("2024-05-01T10:00:00Z");
+
+    @Test
+    void saDiscoveryWritesWhatIbnetdiscoverWrites(Fabric fabric) {
+        try (MadEngine engine = engine(fabric, null)) {
+            SubnetDiscovery sa = SubnetDiscovery.fromSa(transactor(engine));
+            assertEquals(List.of(), sa.problems());
+            assertEquals(14, sa.subnet().nodes().size());
+            assertEquals(ibnetdiscover(fabric, null), withoutDate(TopologyWriter.write(sa.subnet(), WHEN)));
+            SubnetDiscovery dr = SubnetDiscovery.run(smp(engine));
+            assertEquals(TopologyWriter.write(dr.subnet(), WHEN), TopologyWriter.write(sa.subnet(), WHEN));
+            Node leaf = sa.subnet().switches().getFirst();
+            assertNull(leaf.route(), "nodes found in the SA have LID targets");
+            assertEquals(new SmpTarget.Lid(leaf.lid()), leaf.target());
+        }
+    }
+
+    @Test
+    void lidRoutedRefreshOfADirectedRouteDiscoveryIsTheSame(Fabric fabric) {
+        try (MadEngine engine = engine(fabric, "node05 HCA-1")) {
+            SmpClient smp = smp(engine);
+            SubnetDiscovery dr = SubnetDiscovery.run(smp);
+            SubnetDiscovery lid = SubnetDiscovery.refreshByLid(smp, dr.subnet());
+            assertEquals(List.of(), lid.problems());
+            String written = TopologyWriter.write(lid.subnet(), WHEN);
+            assertEquals(TopologyWriter.write(dr.subnet(), WHEN), written);
+            assertEquals(ibnetdiscover(fabric, "node05 HCA-1"), withoutDate(written));
+            assertTrue(lid.subnet().nodes().stream().allMatch(n -> n.target() instanceof SmpTarget.Lid));
+        }
+    }
+
+    @Test
+    void lidRoutedRefreshOfAnSaDiscovery(Fabric fabric) {
+        try (MadEngine engine = engine(fabric, "node08 HCA-1")) {
+            SubnetDiscovery sa = SubnetDiscovery.fromSa(transactor(engine));
+            SubnetDiscovery lid = SubnetDiscovery.refreshByLid(smp(engine), sa.subnet());
+            assertEquals(List.of(), lid.problems());
+            assertEquals(ibnetdiscover(fabric, "node08 HCA-1"), withoutDate(TopologyWriter.write(lid.subnet(), WHEN)));
+            assertEquals(8, lid.subnet().nodes().stream().filter(n -> n.type() == NodeType.CA).count());
+        }
+    }
+
+    static MadEngine engine(Fabric fabric, String node) {
+        return new MadEngine(IbsimTransport.attach(fabric.socketName(), node), 8);
+    }
+
+    static SmpClient smp(MadEngine engine) {
+        return new SmpClient(engine, Duration.ofMillis(500), 3, 0);
+    }
+
+    static MadTransactor transactor(MadEngine engine) {
+        return new MadTransactor(engine, ((IbsimTransport) engine.transport()).client().endPort()).withTimeouts(Duration.ofSeconds(1), 3);
+    }
+
+    private static String ibnetdiscover(Fabric fabric, String node) {
+        ToolResult c = fabric.runAt(node, Duration.ofSeconds(60), List.of("ibnetdiscover")).orThrow();
+        return withoutDate(c.stdout());
+    }
+
+    private static String withoutDate(String topology) {
+        return topology.replaceAll("(?m)^# Topology file: generated on .*$", "# Topology file: generated on <date>");
+    }
+}
