@@ -10,7 +10,7 @@ import java.util.EnumSet;
  * {@link LinkSpeedExt}. LinkSpeedSupported and LinkSpeedEnabled hold several speeds as a bit
  * mask: see {@link #fromMask} and {@link #toMask}.
  */
-public enum LinkSpeed {
+public enum LinkSpeed implements WireCode {
     /** Bit 0: 2.5 Gb/s, single data rate. */
     SDR(0x1, "2.5 Gbps", 2.5),
     /** Bit 1: 5.0 Gb/s, double data rate. */
@@ -51,22 +51,13 @@ public enum LinkSpeed {
      * @throws IllegalArgumentException if {@code value} is not 1, 2 or 4
      */
     public static LinkSpeed fromValue(int value) {
-        LinkSpeed speed = fromValueOrNull(value);
-        if (speed == null) {
-            throw new IllegalArgumentException("Unknown PortInfo:LinkSpeedActive " + value
-                    + " (IBA 14.2.5.6 defines 1 SDR, 2 DDR, 4 QDR; 0 means see LinkSpeedExtActive)");
-        }
-        return speed;
+        return WireCodes.byValue(VALUES, value, "PortInfo:LinkSpeedActive",
+                "IBA 14.2.5.6 defines 1 SDR, 2 DDR, 4 QDR; 0 means see LinkSpeedExtActive");
     }
 
     /** The speed whose LinkSpeedActive value is {@code value}, or null for any other value. */
     public static LinkSpeed fromValueOrNull(int value) {
-        for (LinkSpeed speed : VALUES) {
-            if (speed.value == value) {
-                return speed;
-            }
-        }
-        return null;
+        return WireCodes.byValueOrNull(VALUES, value);
     }
 
     /**
@@ -74,22 +65,12 @@ public enum LinkSpeed {
      * Bits no speed here stands for are ignored; {@code toMask(fromMask(m)) != m} reveals them.
      */
     public static EnumSet<LinkSpeed> fromMask(int mask) {
-        EnumSet<LinkSpeed> speeds = EnumSet.noneOf(LinkSpeed.class);
-        for (LinkSpeed speed : VALUES) {
-            if ((mask & speed.value) != 0) {
-                speeds.add(speed);
-            }
-        }
-        return speeds;
+        return WireCodes.fromMask(LinkSpeed.class, VALUES, mask);
     }
 
     /** The bit mask of {@code speeds}, as LinkSpeedSupported and LinkSpeedEnabled hold it. */
     public static int toMask(Collection<LinkSpeed> speeds) {
-        int mask = 0;
-        for (LinkSpeed speed : speeds) {
-            mask |= speed.value;
-        }
-        return mask;
+        return WireCodes.toMask(speeds);
     }
 
     /**
@@ -100,7 +81,6 @@ public enum LinkSpeed {
         if (value == 0) {
             return "Extended speed";
         }
-        LinkSpeed speed = fromValueOrNull(value);
-        return speed != null ? speed.text : "undefined (" + value + ")";
+        return WireCodes.describe(VALUES, value, v -> "undefined (" + v + ")");
     }
 }

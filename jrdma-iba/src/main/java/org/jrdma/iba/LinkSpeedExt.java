@@ -10,7 +10,7 @@ import java.util.EnumSet;
  * LinkSpeedExtSupported and LinkSpeedExtEnabled hold several speeds as a bit mask: see
  * {@link #fromMask} and {@link #toMask}.
  */
-public enum LinkSpeedExt {
+public enum LinkSpeedExt implements WireCode {
     /** Bit 0: 14.0625 Gb/s, fourteen data rate. */
     FDR(0x1, "14.0625 Gbps", 14.0625),
     /** Bit 1: 25.78125 Gb/s, enhanced data rate. */
@@ -53,22 +53,13 @@ public enum LinkSpeedExt {
      * @throws IllegalArgumentException if {@code value} is not 1, 2, 4 or 8
      */
     public static LinkSpeedExt fromValue(int value) {
-        LinkSpeedExt speed = fromValueOrNull(value);
-        if (speed == null) {
-            throw new IllegalArgumentException("Unknown PortInfo:LinkSpeedExtActive " + value
-                    + " (IBA 14.2.5.6 defines 1 FDR, 2 EDR, 4 HDR, 8 NDR; 0 means no extended speed)");
-        }
-        return speed;
+        return WireCodes.byValue(VALUES, value, "PortInfo:LinkSpeedExtActive",
+                "IBA 14.2.5.6 defines 1 FDR, 2 EDR, 4 HDR, 8 NDR; 0 means no extended speed");
     }
 
     /** The speed whose LinkSpeedExtActive value is {@code value}, or null for any other value. */
     public static LinkSpeedExt fromValueOrNull(int value) {
-        for (LinkSpeedExt speed : VALUES) {
-            if (speed.value == value) {
-                return speed;
-            }
-        }
-        return null;
+        return WireCodes.byValueOrNull(VALUES, value);
     }
 
     /**
@@ -77,22 +68,12 @@ public enum LinkSpeedExt {
      * reveals them.
      */
     public static EnumSet<LinkSpeedExt> fromMask(int mask) {
-        EnumSet<LinkSpeedExt> speeds = EnumSet.noneOf(LinkSpeedExt.class);
-        for (LinkSpeedExt speed : VALUES) {
-            if ((mask & speed.value) != 0) {
-                speeds.add(speed);
-            }
-        }
-        return speeds;
+        return WireCodes.fromMask(LinkSpeedExt.class, VALUES, mask);
     }
 
     /** The bit mask of {@code speeds}, as LinkSpeedExtSupported and LinkSpeedExtEnabled hold it. */
     public static int toMask(Collection<LinkSpeedExt> speeds) {
-        int mask = 0;
-        for (LinkSpeedExt speed : speeds) {
-            mask |= speed.value;
-        }
-        return mask;
+        return WireCodes.toMask(speeds);
     }
 
     /**
@@ -103,7 +84,6 @@ public enum LinkSpeedExt {
         if (value == 0) {
             return "No Extended Speed";
         }
-        LinkSpeedExt speed = fromValueOrNull(value);
-        return speed != null ? speed.text : "undefined (" + value + ")";
+        return WireCodes.describe(VALUES, value, v -> "undefined (" + v + ")");
     }
 }

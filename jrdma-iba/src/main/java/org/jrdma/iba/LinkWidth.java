@@ -8,7 +8,7 @@ import java.util.EnumSet;
  * infiniband-diags prints for it (libibmad {@code mad_dump_linkwidth}). LinkWidthSupported and
  * LinkWidthEnabled hold several widths as a bit mask: see {@link #fromMask} and {@link #toMask}.
  */
-public enum LinkWidth {
+public enum LinkWidth implements WireCode {
     /** Bit 0: one lane. */
     WIDTH_1X(0x01, 1),
     /** Bit 1: four lanes. */
@@ -51,22 +51,13 @@ public enum LinkWidth {
      * @throws IllegalArgumentException if {@code value} is not 1, 2, 4, 8 or 16
      */
     public static LinkWidth fromValue(int value) {
-        LinkWidth width = fromValueOrNull(value);
-        if (width == null) {
-            throw new IllegalArgumentException("Unknown PortInfo:LinkWidthActive " + value
-                    + " (IBA 14.2.5.6 defines 1 1X, 2 4X, 4 8X, 8 12X, 16 2X)");
-        }
-        return width;
+        return WireCodes.byValue(VALUES, value, "PortInfo:LinkWidthActive",
+                "IBA 14.2.5.6 defines 1 1X, 2 4X, 4 8X, 8 12X, 16 2X");
     }
 
     /** The width whose LinkWidthActive value is {@code value}, or null for any other value. */
     public static LinkWidth fromValueOrNull(int value) {
-        for (LinkWidth width : VALUES) {
-            if (width.value == value) {
-                return width;
-            }
-        }
-        return null;
+        return WireCodes.byValueOrNull(VALUES, value);
     }
 
     /**
@@ -74,22 +65,12 @@ public enum LinkWidth {
      * Bits no width here stands for are ignored; {@code toMask(fromMask(m)) != m} reveals them.
      */
     public static EnumSet<LinkWidth> fromMask(int mask) {
-        EnumSet<LinkWidth> widths = EnumSet.noneOf(LinkWidth.class);
-        for (LinkWidth width : VALUES) {
-            if ((mask & width.value) != 0) {
-                widths.add(width);
-            }
-        }
-        return widths;
+        return WireCodes.fromMask(LinkWidth.class, VALUES, mask);
     }
 
     /** The bit mask of {@code widths}, as LinkWidthSupported and LinkWidthEnabled hold it. */
     public static int toMask(Collection<LinkWidth> widths) {
-        int mask = 0;
-        for (LinkWidth width : widths) {
-            mask |= width.value;
-        }
-        return mask;
+        return WireCodes.toMask(widths);
     }
 
     /**
@@ -97,7 +78,6 @@ public enum LinkWidth {
      * {@code undefined (N)}.
      */
     public static String describe(int value) {
-        LinkWidth width = fromValueOrNull(value);
-        return width != null ? width.text() : "undefined (" + value + ")";
+        return WireCodes.describe(VALUES, value, v -> "undefined (" + v + ")");
     }
 }

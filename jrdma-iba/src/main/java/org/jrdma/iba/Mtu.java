@@ -5,7 +5,7 @@ package org.jrdma.iba;
  * (IBA 14.2.5.6), PathRecord:MTU (IBA 15.2.5.16), and verbs' {@code enum ibv_mtu}, which uses the
  * same numbers. The text is what infiniband-diags prints (libibmad {@code mad_dump_mtu}).
  */
-public enum Mtu {
+public enum Mtu implements WireCode {
     /** 1: 256 bytes. */
     MTU_256(1, 256),
     /** 2: 512 bytes. */
@@ -48,22 +48,13 @@ public enum Mtu {
      * @throws IllegalArgumentException if {@code value} is not 1 to 5
      */
     public static Mtu fromValue(int value) {
-        Mtu mtu = fromValueOrNull(value);
-        if (mtu == null) {
-            throw new IllegalArgumentException("Unknown encoded MTU " + value
-                    + " (IBA 14.2.5.6 defines 1 to 5 for 256 to 4096 bytes)");
-        }
-        return mtu;
+        return WireCodes.byValue(VALUES, value, "encoded MTU",
+                "IBA 14.2.5.6 defines 1 to 5 for 256 to 4096 bytes");
     }
 
     /** The MTU encoded as {@code value}, or null for a reserved encoding read off the wire. */
     public static Mtu fromValueOrNull(int value) {
-        for (Mtu mtu : VALUES) {
-            if (mtu.value == value) {
-                return mtu;
-            }
-        }
-        return null;
+        return WireCodes.byValueOrNull(VALUES, value);
     }
 
     /**
@@ -83,7 +74,6 @@ public enum Mtu {
 
     /** What infiniband-diags prints for encoded MTU {@code value}: the bytes, or {@code ?(N)}. */
     public static String describe(int value) {
-        Mtu mtu = fromValueOrNull(value);
-        return mtu != null ? mtu.text() : "?(" + value + ")";
+        return WireCodes.describe(VALUES, value, v -> "?(" + v + ")");
     }
 }

@@ -4,7 +4,7 @@ package org.jrdma.iba;
  * The type of an IB node, NodeInfo:NodeType (IBA 14.2.5.3), with the text infiniband-diags
  * prints for it (libibmad {@code mad_dump_node_type}).
  */
-public enum NodeType {
+public enum NodeType implements WireCode {
     /** A channel adapter: a host (HCA) or target (TCA) end node. */
     CA(1, "Channel Adapter"),
     /** A switch. */
@@ -38,27 +38,17 @@ public enum NodeType {
      * @throws IllegalArgumentException if {@code value} is not 1, 2 or 3
      */
     public static NodeType fromValue(int value) {
-        NodeType type = fromValueOrNull(value);
-        if (type == null) {
-            throw new IllegalArgumentException("Unknown NodeInfo:NodeType " + value
-                    + " (IBA 14.2.5.3 defines 1 Channel Adapter, 2 Switch, 3 Router)");
-        }
-        return type;
+        return WireCodes.byValue(VALUES, value, "NodeInfo:NodeType",
+                "IBA 14.2.5.3 defines 1 Channel Adapter, 2 Switch, 3 Router");
     }
 
     /** The node type numbered {@code value}, or null for a reserved number read off the wire. */
     public static NodeType fromValueOrNull(int value) {
-        for (NodeType type : VALUES) {
-            if (type.value == value) {
-                return type;
-            }
-        }
-        return null;
+        return WireCodes.byValueOrNull(VALUES, value);
     }
 
     /** What infiniband-diags prints for NodeType {@code value}: the text, or {@code ?(N)?}. */
     public static String describe(int value) {
-        NodeType type = fromValueOrNull(value);
-        return type != null ? type.text : "?(" + value + ")?";
+        return WireCodes.describe(VALUES, value, v -> "?(" + v + ")?");
     }
 }

@@ -5,7 +5,7 @@ package org.jrdma.iba;
  * state machine IBA 5.6), with the text infiniband-diags prints for it (libibmad
  * {@code mad_dump_physportstate}).
  */
-public enum PhysPortState {
+public enum PhysPortState implements WireCode {
     /** 0: No State Change, in a Set: leave the state as it is. */
     NO_CHANGE(0, "NoChange"),
     /** 1: Sleep. */
@@ -49,27 +49,17 @@ public enum PhysPortState {
      * @throws IllegalArgumentException if {@code value} is not 0 to 7
      */
     public static PhysPortState fromValue(int value) {
-        PhysPortState state = fromValueOrNull(value);
-        if (state == null) {
-            throw new IllegalArgumentException("Unknown PortInfo:PortPhysicalState " + value
-                    + " (IBA 14.2.5.6 defines 0 to 7)");
-        }
-        return state;
+        return WireCodes.byValue(VALUES, value, "PortInfo:PortPhysicalState",
+                "IBA 14.2.5.6 defines 0 to 7");
     }
 
     /** The physical port state numbered {@code value}, or null for a reserved number. */
     public static PhysPortState fromValueOrNull(int value) {
-        for (PhysPortState state : VALUES) {
-            if (state.value == value) {
-                return state;
-            }
-        }
-        return null;
+        return WireCodes.byValueOrNull(VALUES, value);
     }
 
     /** What infiniband-diags prints for PortPhysicalState {@code value}: the text, or {@code ?(N)}. */
     public static String describe(int value) {
-        PhysPortState state = fromValueOrNull(value);
-        return state != null ? state.text : "?(" + value + ")";
+        return WireCodes.describe(VALUES, value, v -> "?(" + v + ")");
     }
 }

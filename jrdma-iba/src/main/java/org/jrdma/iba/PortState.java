@@ -4,7 +4,7 @@ package org.jrdma.iba;
  * The logical state of a port, PortInfo:PortState (IBA 14.2.5.6; state machine IBA 7.2), with
  * the text infiniband-diags prints for it (libibmad {@code mad_dump_portstate}).
  */
-public enum PortState {
+public enum PortState implements WireCode {
     /** 0: No State Change, in a Set: leave the state as it is. */
     NO_CHANGE(0, "NoChange"),
     /** 1: the link is down. */
@@ -42,27 +42,17 @@ public enum PortState {
      * @throws IllegalArgumentException if {@code value} is not 0 to 4
      */
     public static PortState fromValue(int value) {
-        PortState state = fromValueOrNull(value);
-        if (state == null) {
-            throw new IllegalArgumentException("Unknown PortInfo:PortState " + value
-                    + " (IBA 14.2.5.6 defines 0 NoChange, 1 Down, 2 Initialize, 3 Armed, 4 Active)");
-        }
-        return state;
+        return WireCodes.byValue(VALUES, value, "PortInfo:PortState",
+                "IBA 14.2.5.6 defines 0 NoChange, 1 Down, 2 Initialize, 3 Armed, 4 Active");
     }
 
     /** The port state numbered {@code value}, or null for a reserved number read off the wire. */
     public static PortState fromValueOrNull(int value) {
-        for (PortState state : VALUES) {
-            if (state.value == value) {
-                return state;
-            }
-        }
-        return null;
+        return WireCodes.byValueOrNull(VALUES, value);
     }
 
     /** What infiniband-diags prints for PortState {@code value}: the text, or {@code ?(N)}. */
     public static String describe(int value) {
-        PortState state = fromValueOrNull(value);
-        return state != null ? state.text : "?(" + value + ")";
+        return WireCodes.describe(VALUES, value, v -> "?(" + v + ")");
     }
 }

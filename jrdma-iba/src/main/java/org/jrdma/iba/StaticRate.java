@@ -10,7 +10,7 @@ package org.jrdma.iba;
  * <p>Verbs' {@code IBV_RATE_MAX} (0, "no static rate limit, use the port's rate") and the
  * reserved encoding 1 are not rates and have no constant here.
  */
-public enum StaticRate {
+public enum StaticRate implements WireCode {
     /** 2: 2.5 Gb/s. */
     RATE_2_5_GBPS(2, 2.5, 2500),
     /** 3: 10 Gb/s. */
@@ -106,11 +106,6 @@ public enum StaticRate {
 
     /** The rate encoded as {@code value}, or null for 0, 1 and reserved encodings. */
     public static StaticRate fromValueOrNull(int value) {
-        for (StaticRate rate : VALUES) {
-            if (rate.value == value) {
-                return rate;
-            }
-        }
-        return null;
+        return WireCodes.byValueOrNull(VALUES, value);
     }
 }

@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.jrdma.testkit.Peers;
+import org.jrdma.testkit.NativeCommand;
 
 /**
  * {@code src/test/c/diag_oracle.c}, built with gcc against the installed libibmad the first time a
@@ -20,7 +18,6 @@ import org.jrdma.testkit.Peers;
  */
 final class DiagOracle {
     private static final Path SOURCE = Path.of("src/test/c/diag_oracle.c");
-    private static final long TIMEOUT_SECONDS = 120;
     private static Path executable;
 
     private DiagOracle() {
@@ -30,21 +27,8 @@ final class DiagOracle {
     static List<String> run(List<String> commands) {
         Path exe = executable();
         try {
-            Path dir = exe.getParent();
-            Path in = Files.createTempFile(dir, "in", ".txt");
-            Path out = Files.createTempFile(dir, "out", ".txt");
-            Path err = Files.createTempFile(dir, "err", ".txt");
-            Files.writeString(in, String.join("\n", commands) + "\n");
-            Process p = new ProcessBuilder(exe.toString()).redirectInput(in.toFile()).redirectOutput(out.toFile())
-                    .redirectError(err.toFile()).start();
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                fail("diag_oracle did not finish within " + TIMEOUT_SECONDS + " s");
-            }
-            if (p.exitValue() != 0) {
-                fail("diag_oracle exited with " + p.exitValue() + ": " + Files.readString(err));
-            }
-            String text = Files.readString(out, StandardCharsets.ISO_8859_1);
+            String text = NativeCommand.run(exe.getParent(), List.of(exe.toString()), String.join("\n", commands) + "\n")
+                    .requireSuccess().stdout();
             List<String> answers = new ArrayList<>(List.of(text.split("@@\n", -1)));
             answers.removeLast();
             if (answers.size() != commands.size()) {
@@ -78,22 +62,12 @@ final class DiagOracle {
         if (executable != null) {
             return executable;
         }
-        Peers.require(Peers.hasExecutable("gcc"), "gcc (apt-get install gcc)");
-        Peers.require(Files.isReadable(Path.of("/usr/include/infiniband/mad.h")),
-                "libibmad's headers (apt-get install libibmad-dev)");
         try {
             Path dir = Files.createTempDirectory("jrdma-diag-oracle-");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
-            Path exe = dir.resolve("diag_oracle");
-            Process p = new ProcessBuilder("gcc", "-std=gnu11", "-O0", "-Wall", "-o", exe.toString(),
-                    SOURCE.toAbsolutePath().toString(), "-libmad").redirectErrorStream(true).start();
-            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                Peers.require(!output.contains("cannot find -libmad"), "libibmad (apt-get install libibmad-dev)");
-                fail("gcc could not build " + SOURCE + ":\n" + output);
-            }
-            executable = exe;
-            return exe;
+            executable = NativeCommand.gcc(dir, "diag_oracle", List.of("-O0", SOURCE.toAbsolutePath().toString(), "-libmad"),
+                    "libibmad-dev");
+            return executable;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

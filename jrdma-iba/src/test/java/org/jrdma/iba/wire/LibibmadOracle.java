@@ -3,7 +3,6 @@ package org.jrdma.iba.wire;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,9 +12,9 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.testkit.NativeCommand;
 import org.jrdma.testkit.Peers;
 
 /**
@@ -37,7 +36,6 @@ final class LibibmadOracle {
     static final int BUF_SIZE = 2048;
     /** Room reserved for one value in a value pool; must match MAX_VALUE in ibmad_oracle.c. */
     static final int MAX_VALUE = 256;
-    private static final long TIMEOUT_SECONDS = 120;
     private static final Pattern IDENT = Pattern.compile("\\bIB_[A-Z0-9_]*_F\\b");
 
     /**
@@ -103,15 +101,8 @@ final class LibibmadOracle {
             table.append('{').append(ident).append(", \"").append(ident).append("\"},\n");
         }
         Files.writeString(dir.resolve("mad_fields.inc"), table);
-        Path exe = dir.resolve("ibmad_oracle");
-        Result gcc = start(List.of("gcc", "-std=gnu11", "-O1", "-Wall", "-I", dir.toString(), "-o",
-                exe.toString(), source().toString(), "-libmad"), dir, "gcc");
-        if (gcc.exitCode != 0) {
-            if (gcc.stderr.contains("cannot find -libmad") || gcc.stderr.contains("No such file or directory")) {
-                missingPeer("libibmad is missing; install libibmad-dev (gcc said: " + gcc.stderr.strip() + ")");
-            }
-            fail("gcc failed with exit code " + gcc.exitCode + ":\n" + gcc.stderr);
-        }
+        Path exe = NativeCommand.gcc(dir, "ibmad_oracle", List.of("-O1", "-I", dir.toString(), source().toString(),
+                "-libmad"), "libibmad-dev");
         Path input = dir.resolve("oracle-input.bin");
         try (var out = Files.newOutputStream(input)) {
             byte[] counts = new byte[8];
@@ -127,14 +118,12 @@ final class LibibmadOracle {
                 out.write(p);
             }
         }
-        Result result = start(List.of(exe.toString(), input.toString()), dir, null);
-        if (result.exitCode != 0) {
-            fail(exe + " failed with exit code " + result.exitCode + ":\n" + result.stderr);
-        }
+        NativeCommand.Output result = NativeCommand.run(dir, List.of(exe.toString(), input.toString()), null)
+                .requireSuccess();
         Map<String, LibField> fields = new LinkedHashMap<>();
         Map<Integer, String[]> decoded = new HashMap<>();
         Map<Integer, String[]> encoded = new HashMap<>();
-        for (String line : result.stdout.split("\n")) {
+        for (String line : result.stdout().split("\n")) {
             if (line.isEmpty()) {
                 continue;
             }
@@ -265,44 +254,16 @@ final class LibibmadOracle {
     private static Path locateHeader(Path dir) throws IOException, InterruptedException {
         Path probe = dir.resolve("find_mad_h.c");
         Files.writeString(probe, "#include <infiniband/mad.h>\n");
-        Result deps = start(List.of("gcc", "-M", probe.toString()), dir, "gcc");
-        if (deps.exitCode != 0) {
-            missingPeer("<infiniband/mad.h> is missing; install libibmad-dev (gcc said: " + deps.stderr.strip() + ")");
-        }
-        for (String token : deps.stdout.split("[\\s\\\\]+")) {
+        Peers.require(Peers.hasExecutable("gcc"), "gcc, to build the libibmad oracle (apt-get install gcc)");
+        NativeCommand.Output deps = NativeCommand.run(dir, List.of("gcc", "-M", probe.toString()), null);
+        Peers.require(deps.exitCode() == 0, "<infiniband/mad.h>; install libibmad-dev (gcc said: "
+                + deps.stderr().strip() + ")");
+        for (String token : deps.stdout().split("[\\s\\\\]+")) {
             if (token.endsWith("/infiniband/mad.h")) {
                 return Path.of(token);
             }
         }
-        fail("gcc -M did not name infiniband/mad.h:\n" + deps.stdout);
+        fail("gcc -M did not name infiniband/mad.h:\n" + deps.stdout());
         return null;
-    }
-
-    private record Result(int exitCode, String stdout, String stderr) {
-    }
-
-    private static Result start(List<String> command, Path dir, String peer) throws IOException, InterruptedException {
-        Path out = Files.createTempFile(dir, "out", ".txt");
-        Path err = Files.createTempFile(dir, "err", ".txt");
-        Process process;
-        try {
-            process = new ProcessBuilder(command).directory(dir.toFile()).redirectInput(ProcessBuilder.Redirect.from(
-                    Path.of("/dev/null").toFile())).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        } catch (IOException e) {
-            if (peer != null) {
-                missingPeer(peer + " cannot be run (" + e.getMessage() + "); install gcc");
-            }
-            throw e;
-        }
-        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            fail(command + " did not finish within " + TIMEOUT_SECONDS + " s");
-        }
-        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
-    }
-
-    private static void missingPeer(String reason) {
-        Peers.require(false, "native oracle: " + reason);
     }
 }

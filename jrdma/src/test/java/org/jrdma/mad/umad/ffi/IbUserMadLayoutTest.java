@@ -1,21 +1,19 @@
 package org.jrdma.mad.umad.ffi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.lang.foreign.GroupLayout;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.PaddingLayout;
 import java.lang.foreign.StructLayout;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
+import org.jrdma.testkit.NativeCommand;
 import org.jrdma.testkit.Peers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,7 +89,6 @@ class IbUserMadLayoutTest {
 
     @Test
     void layoutsAndIoctlNumbersMatchTheCHeaders(@TempDir Path dir) throws IOException, InterruptedException {
-        Peers.require(Peers.hasExecutable("gcc"), "gcc, to compile the layout oracle (apt-get install gcc)");
         Peers.require(HEADERS.stream().allMatch(h -> Files.exists(Path.of(h))),
                 "the umad headers " + HEADERS + " (apt-get install libibumad-dev)");
         Map<String, String> c = parse(compileAndRun(dir));
@@ -149,19 +146,8 @@ class IbUserMadLayoutTest {
     private static List<String> compileAndRun(Path dir) throws IOException, InterruptedException {
         Files.writeString(dir.resolve("kernel.c"), KERNEL_C);
         Files.writeString(dir.resolve("libibumad.c"), LIBIBUMAD_C);
-        String exe = dir.resolve("oracle").toString();
-        run(dir, "gcc", "-std=gnu11", "-Wall", "-Werror", "-o", exe, "kernel.c", "libibumad.c");
-        return run(dir, exe);
-    }
-
-    private static List<String> run(Path dir, String... command) throws IOException, InterruptedException {
-        Path out = dir.resolve("out.txt");
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(out.toFile()).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", command) + " did not finish in 120 s");
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), String.join(" ", command) + " failed:\n" + text);
-        return text.lines().toList();
+        Path exe = NativeCommand.gcc(dir, "oracle", List.of("-Werror", "kernel.c", "libibumad.c"), "libibumad-dev");
+        return NativeCommand.run(dir, List.of(exe.toString()), null).requireSuccess().lines();
     }
 
     private static Map<String, String> parse(List<String> lines) {
