@@ -1,5 +1,7 @@
 package org.jrdma.devices;
 
+import static org.jrdma.internal.UntrustedText.quote;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -258,25 +260,6 @@ public record EndPort(
                         : d.endPorts().stream().map(EndPort::toString))
                 .collect(Collectors.joining(", "));
         return new NoSuchDeviceException(selector, what + "; present: " + present);
-    }
-
-    /** {@code text} in double quotes, control characters escaped, cut at 64 characters. */
-    static String quote(String text) {
-        var out = new StringBuilder("\"");
-        int shown = Math.min(text.length(), 64);
-        for (int i = 0; i < shown; i++) {
-            char c = text.charAt(i);
-            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        out.append('"');
-        if (shown < text.length()) {
-            out.append("... (").append(text.length()).append(" chars)");
-        }
-        return out.toString();
     }
 
     private static void checkRange(String what, int value, int max) {

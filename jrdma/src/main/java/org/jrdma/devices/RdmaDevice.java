@@ -1,5 +1,6 @@
 package org.jrdma.devices;
 
+import org.jrdma.internal.UntrustedText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -126,7 +127,7 @@ public record RdmaDevice(
         String present = devices.isEmpty() ? "none"
                 : devices.stream().map(d -> d.name + " (" + d.nodeGuid + ")").collect(Collectors.joining(", "));
         throw new NoSuchDeviceException(nameOrGuid, "No RDMA device " + (guid == null ? "named " : "named or with node GUID ")
-                + EndPort.quote(nameOrGuid) + "; present: " + present);
+                + UntrustedText.quote(nameOrGuid) + "; present: " + present);
     }
 
     /**
@@ -137,19 +138,19 @@ public record RdmaDevice(
     static void checkName(String name) {
         Objects.requireNonNull(name, "device name");
         if (name.isEmpty() || name.length() > MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException("Device name " + EndPort.quote(name) + " must have 1 to "
+            throw new IllegalArgumentException("Device name " + UntrustedText.quote(name) + " must have 1 to "
                     + MAX_NAME_LENGTH + " characters");
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c < 0x20 || c > 0x7e || c == '/' || c == '%' || c == '\'' || c == '"' || c == '\\') {
-                throw new IllegalArgumentException("Device name " + EndPort.quote(name)
-                        + " holds " + EndPort.quote(String.valueOf(c)) + " at index " + i
+                throw new IllegalArgumentException("Device name " + UntrustedText.quote(name)
+                        + " holds " + UntrustedText.quote(String.valueOf(c)) + " at index " + i
                         + "; names are printable ASCII without / % ' \" \\");
             }
         }
         if (name.charAt(0) == ' ' || name.charAt(name.length() - 1) == ' ') {
-            throw new IllegalArgumentException("Device name " + EndPort.quote(name) + " starts or ends with a blank");
+            throw new IllegalArgumentException("Device name " + UntrustedText.quote(name) + " starts or ends with a blank");
         }
     }
 

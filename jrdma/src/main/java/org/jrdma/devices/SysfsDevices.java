@@ -1,5 +1,6 @@
 package org.jrdma.devices;
 
+import org.jrdma.internal.UntrustedText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -194,7 +195,7 @@ public final class SysfsDevices {
         try {
             return Guid.parse(text);
         } catch (IllegalArgumentException e) {
-            throw malformed(file, "holds " + EndPort.quote(text) + ", expected a GUID such as 0002:c903:0000:1490");
+            throw malformed(file, "holds " + UntrustedText.quote(text) + ", expected a GUID such as 0002:c903:0000:1490");
         }
     }
 
@@ -207,7 +208,7 @@ public final class SysfsDevices {
         int value = numberBeforeColon(file, text, "N: STATE");
         PortState state = PortState.fromValueOrNull(value == ACTIVE_DEFER ? PortState.ACTIVE.value() : value);
         if (state == null) {
-            throw malformed(file, "holds " + EndPort.quote(text) + ": port state " + value
+            throw malformed(file, "holds " + UntrustedText.quote(text) + ": port state " + value
                     + " is not one of IBA 14.2.5.6 (0 to 4)");
         }
         return state;
@@ -218,7 +219,7 @@ public final class SysfsDevices {
         int value = numberBeforeColon(file, text, "N: State");
         PhysPortState state = PhysPortState.fromValueOrNull(value);
         if (state == null) {
-            throw malformed(file, "holds " + EndPort.quote(text) + ": physical port state " + value
+            throw malformed(file, "holds " + UntrustedText.quote(text) + ": physical port state " + value
                     + " is not one of IBA 14.2.5.6 (0 to 7)");
         }
         return state;
@@ -253,7 +254,7 @@ public final class SysfsDevices {
         int colon = text.indexOf(':');
         int value = colon > 0 ? parseDecimal(text.substring(0, colon), 0xFF) : -1;
         if (value < 0) {
-            throw malformed(file, "holds " + EndPort.quote(text) + ", expected " + form);
+            throw malformed(file, "holds " + UntrustedText.quote(text) + ", expected " + form);
         }
         return value;
     }
@@ -262,7 +263,7 @@ public final class SysfsDevices {
         String text = required(file);
         int value = parseDecimal(text, max);
         if (value < 0) {
-            throw malformed(file, "holds " + EndPort.quote(text) + ", expected a decimal number 0 to " + max);
+            throw malformed(file, "holds " + UntrustedText.quote(text) + ", expected a decimal number 0 to " + max);
         }
         return value;
     }
@@ -271,7 +272,7 @@ public final class SysfsDevices {
         String text = required(file);
         long value = parseHex(text, max);
         if (value < 0) {
-            throw malformed(file, "holds " + EndPort.quote(text) + ", expected 0x and a hex number up to 0x"
+            throw malformed(file, "holds " + UntrustedText.quote(text) + ", expected 0x and a hex number up to 0x"
                     + Long.toHexString(max));
         }
         return value;

@@ -1,5 +1,6 @@
 package org.jrdma.path;
 
+import org.jrdma.internal.UntrustedText;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -160,7 +161,7 @@ public final class PathParser {
             String part = parts[i];
             if (part.isEmpty() || part.length() > 3 || !part.chars().allMatch(c -> c >= '0' && c <= '9')
                     || Integer.parseInt(part) > EndPort.MAX_PORT_NUMBER) {
-                throw invalid(text, "directed route entry " + i + " " + PathSpec.quote(part)
+                throw invalid(text, "directed route entry " + i + " " + UntrustedText.quote(part)
                         + " is not a port number 0 to " + EndPort.MAX_PORT_NUMBER);
             }
             ports[i] = Integer.parseInt(part);
@@ -185,7 +186,7 @@ public final class PathParser {
         try {
             endPort = EndPort.select(devices.get(), selector);
         } catch (RdmaException | IllegalArgumentException e) {
-            throw invalid(text, "could not find end port " + PathSpec.quote(selector) + ": " + e.getMessage());
+            throw invalid(text, "could not find end port " + UntrustedText.quote(selector) + ": " + e.getMessage());
         }
         check(text, endPort);
         return endPort;
@@ -231,6 +232,6 @@ public final class PathParser {
     }
 
     private static IllegalArgumentException invalid(String text, String detail) {
-        return new IllegalArgumentException("Invalid path " + PathSpec.quote(text) + ": " + detail);
+        return new IllegalArgumentException("Invalid path " + UntrustedText.quote(text) + ": " + detail);
     }
 }

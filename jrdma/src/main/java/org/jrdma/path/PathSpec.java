@@ -1,5 +1,7 @@
 package org.jrdma.path;
 
+import static org.jrdma.internal.UntrustedText.quote;
+
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -251,25 +253,6 @@ final class PathSpec {
             ports[i] = (int) number(new Value(parts[i], Form.BARE, v.index), "drPath entry " + i, EndPort.MAX_PORT_NUMBER);
         }
         return ports;
-    }
-
-    /** {@code text} in double quotes, control and non-ASCII characters escaped, cut at 64 characters. */
-    static String quote(String text) {
-        var out = new StringBuilder("\"");
-        int shown = Math.min(text.length(), 64);
-        for (int i = 0; i < shown; i++) {
-            char c = text.charAt(i);
-            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        out.append('"');
-        if (shown < text.length()) {
-            out.append("... (").append(text.length()).append(" chars)");
-        }
-        return out.toString();
     }
 
     /** One pass over a specification. */
