@@ -15,6 +15,7 @@ import org.jrdma.mad.SmpTarget;
 import org.jrdma.mad.sim.IbsimTransport;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.fabric.SimulatedFabric;
+import org.jrdma.testkit.fabric.Topology;
 import org.jrdma.testkit.fabric.ToolResult;
 import org.junit.jupiter.api.Test;
 
@@ -63,6 +64,17 @@ class DiscoverySourcesTest {
             assertEquals(List.of(), lid.problems());
             assertEquals(ibnetdiscover(fabric, "node08 HCA-1"), withoutDate(TopologyWriter.write(lid.subnet(), WHEN)));
             assertEquals(8, lid.subnet().nodes().stream().filter(n -> n.type() == NodeType.CA).count());
+        }
+    }
+
+    @Test
+    void saDiscoveryOfParallelLinksFromADualPortAdapter() {
+        try (Fabric fabric = Fabric.start(Topology.bundled("two-switch"));
+                MadEngine engine = engine(fabric, "node03 HCA-1")) {
+            SubnetDiscovery sa = SubnetDiscovery.fromSa(transactor(engine));
+            assertEquals(List.of(), sa.problems());
+            assertEquals(6, sa.subnet().linkCount(), "4 HCA links and 2 inter-switch links");
+            assertEquals(ibnetdiscover(fabric, "node03 HCA-1"), withoutDate(TopologyWriter.write(sa.subnet(), WHEN)));
         }
     }
 

@@ -1,12 +1,15 @@
 package org.jrdma.subnet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.List;
+import org.jrdma.RdmaException;
 import org.jrdma.mad.MadEngine;
+import org.jrdma.mad.SaTransactor;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.sim.IbsimTransport;
 import org.jrdma.testkit.fabric.Fabric;
@@ -50,6 +53,25 @@ class SubnetDiscoveryTest {
             assertEquals(14, d.subnet().nodes().size());
             assertTrue(d.subnet().nodes().stream().allMatch(n -> n.lid() == 0));
             assertSameAsIbnetdiscover(fabric, null);
+        }
+    }
+
+    @Test
+    void withoutLidsNeitherTheSaNorLidRoutedSmpsCanDiscover() {
+        try (Fabric fabric = Fabric.start(Topology.bundled("single-switch"), Fabric.Options.defaults().withSubnetManager(false));
+                MadEngine engine = DiscoverySourcesTest.engine(fabric, null)) {
+            IllegalStateException noLid = assertThrows(IllegalStateException.class,
+                    () -> SubnetDiscovery.fromSa(DiscoverySourcesTest.transactor(engine)));
+            assertTrue(noLid.getMessage().contains("has no LID"), noLid.getMessage());
+            SubnetDiscovery dr = SubnetDiscovery.run(DiscoverySourcesTest.smp(engine));
+            RdmaException unrouted = assertThrows(RdmaException.class,
+                    () -> SubnetDiscovery.refreshByLid(DiscoverySourcesTest.smp(engine), dr.subnet()));
+            assertTrue(unrouted.getMessage().contains("has no LID"), unrouted.getMessage());
+            Node sw = dr.subnet().switches().getFirst();
+            assertEquals(0, sw.linearForwardingTable().top(), "no SM programmed the table: LinearFDBTop 0");
+            dr.subnet().attributeSource(AttributeSource.sa(new SaTransactor(DiscoverySourcesTest.transactor(engine))));
+            sw.forgetForwardingTables();
+            assertThrows(IllegalStateException.class, sw::linearForwardingTable, "the SA knows no node without a LID");
         }
     }
 
