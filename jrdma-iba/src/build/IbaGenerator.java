@@ -419,8 +419,9 @@ public final class IbaGenerator {
         switch (t.kind()) {
             case "UINT" -> {
                 String jt = t.bits() <= 31 ? "int" : "long";
-                String cast = jt.equals("int") ? "(int) " : "";
                 String read = fastRead(t.bits(), f.bitOffset(), array, byteAt, bitAt);
+                boolean readsInt = read.startsWith("Bits.u8(") || read.startsWith("Bits.u16(");
+                String cast = jt.equals("int") && !readsInt ? "(int) " : "";
                 o.append('\n').append(doc).append("    public ").append(jt).append(' ').append(n).append('(').append(idxParam).append(") {\n")
                         .append(idxCheck).append("        return ").append(cast).append(read).append(";\n    }\n");
                 o.append('\n').append(doc.replace("*/", "Checked against the field width. */"))
