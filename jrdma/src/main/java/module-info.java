@@ -11,6 +11,7 @@ module org.jrdma {
     exports org.jrdma.mad;
     exports org.jrdma.mad.sim;
     exports org.jrdma.mad.umad;
+    exports org.jrdma.mad.verbs;
     exports org.jrdma.subnet;
     exports org.jrdma.verbs;
     exports org.jrdma.vtools;
