@@ -302,7 +302,7 @@ public final class Qp extends Resource implements RecvQueue {
      */
     public void postSend(SendWr first) {
         checkOpen();
-        SendWr.post(handle.sendWrs(), Objects.requireNonNull(first, "first"), null);
+        WorkRequest.post(handle.sendWrs(), "ibv_post_send", Objects.requireNonNull(first, "first"), null);
     }
 
     /**
@@ -314,7 +314,7 @@ public final class Qp extends Resource implements RecvQueue {
     public void postSend(List<SendWr> wrs) {
         checkOpen();
         if (!wrs.isEmpty()) {
-            SendWr.post(handle.sendWrs(), null, wrs);
+            WorkRequest.post(handle.sendWrs(), "ibv_post_send", null, wrs);
         }
     }
 
@@ -328,7 +328,7 @@ public final class Qp extends Resource implements RecvQueue {
     @Override
     public void postRecv(RecvWr first) {
         checkOpen();
-        RecvWr.post(recvWrs(), "ibv_post_recv", Objects.requireNonNull(first, "first"), null);
+        WorkRequest.post(recvWrs(), "ibv_post_recv", Objects.requireNonNull(first, "first"), null);
     }
 
     /**
@@ -340,7 +340,7 @@ public final class Qp extends Resource implements RecvQueue {
     public void postRecv(List<RecvWr> wrs) {
         checkOpen();
         if (!wrs.isEmpty()) {
-            RecvWr.post(recvWrs(), "ibv_post_recv", null, wrs);
+            WorkRequest.post(recvWrs(), "ibv_post_recv", null, wrs);
         }
     }
 

@@ -1,8 +1,6 @@
 package org.jrdma.verbs;
 
-import java.util.List;
 import java.util.Objects;
-import org.jrdma.WrException;
 import org.jrdma.verbs.ffi.SendWrs;
 
 /**
@@ -19,18 +17,10 @@ import org.jrdma.verbs.ffi.SendWrs;
  * qp.postSend(wr);
  * }</pre>
  */
-public final class SendWr {
-    /** EINVAL: a request with more elements than the queue pair allows. */
-    private static final int EINVAL = 22;
-    private static final Sge[] NO_SGES = {};
-
-    private long wrId;
+public final class SendWr extends WorkRequest<SendWr, SendWrs> {
     private WrOpcode opcode = WrOpcode.SEND;
     private int flags;
     private int immData;
-    private Sge[] sgList = NO_SGES;
-    private int numSge;
-    private final Sge[] single = new Sge[1];
     private long remoteAddr;
     private int rkey;
     private long compareAdd;
@@ -38,21 +28,9 @@ public final class SendWr {
     private Ah ah;
     private int remoteQpn;
     private int remoteQkey;
-    private SendWr next;
 
     /** An empty SEND request with no buffers. */
     public SendWr() {
-    }
-
-    /** {@code wr_id}: returned in the request's work completion. */
-    public long wrId() {
-        return wrId;
-    }
-
-    /** Sets {@code wr_id}. */
-    public SendWr wrId(long value) {
-        this.wrId = value;
-        return this;
     }
 
     /** {@code opcode}. */
@@ -86,35 +64,6 @@ public final class SendWr {
     public SendWr immData(int value) {
         this.immData = value;
         return this;
-    }
-
-    /** Sets a one-element scatter/gather list; allocates nothing. */
-    public SendWr sge(Sge sge) {
-        single[0] = Objects.requireNonNull(sge, "sge");
-        this.sgList = single;
-        this.numSge = 1;
-        return this;
-    }
-
-    /** Sets the scatter/gather list ({@code sg_list}, {@code num_sge}); the array is kept, not copied. */
-    public SendWr sgList(Sge... list) {
-        for (Sge sge : list) {
-            Objects.requireNonNull(sge, "sge");
-        }
-        this.sgList = list;
-        this.numSge = list.length;
-        return this;
-    }
-
-    /** {@code num_sge}. */
-    public int numSge() {
-        return numSge;
-    }
-
-    /** Element {@code i} of the scatter/gather list. */
-    public Sge sge(int i) {
-        Objects.checkIndex(i, numSge);
-        return sgList[i];
     }
 
     /** Sets {@code wr.rdma}: the remote address and key of an RDMA write or read. */
@@ -181,20 +130,14 @@ public final class SendWr {
         return remoteQkey;
     }
 
-    /** {@code next}: the request posted after this one, or null. */
-    public SendWr next() {
-        return next;
-    }
-
-    /** Sets {@code next}. */
-    public SendWr next(SendWr value) {
-        this.next = value;
+    @Override
+    SendWr self() {
         return this;
     }
 
-    /** Copies this request into slot {@code i} of {@code staging}. */
-    private void stage(SendWrs staging, int i) {
-        staging.wr(i, wrId, opcode.value(), flags, immData, numSge);
+    @Override
+    void stage(SendWrs staging, int i) {
+        staging.wr(i, wrId(), opcode.value(), flags, immData, numSge());
         if (opcode.isRdma()) {
             staging.rdma(i, remoteAddr, rkey);
         } else if (opcode.isAtomic()) {
@@ -202,44 +145,6 @@ public final class SendWr {
         } else if (ah != null) {
             staging.ud(i, ah.address(), remoteQpn, remoteQkey);
         }
-        for (int j = 0; j < numSge; j++) {
-            Sge sge = sgList[j];
-            staging.sge(i, j, sge.addr(), sge.length(), sge.lkey());
-        }
-    }
-
-    /**
-     * Posts the chain from {@code first}, or else the list {@code list}, through {@code staging}
-     * in batches of its capacity; serialised on {@code staging}.
-     */
-    static void post(SendWrs staging, SendWr first, List<SendWr> list) {
-        synchronized (staging) {
-            int index = 0;
-            int posted = 0;
-            SendWr wr = first != null ? first : list.get(0);
-            while (wr != null) {
-                int n = 0;
-                boolean tooManySges = false;
-                while (wr != null && n < staging.capacity()) {
-                    if (wr.numSge > staging.maxSge()) {
-                        tooManySges = true;
-                        break;
-                    }
-                    wr.stage(staging, n++);
-                    index++;
-                    wr = first != null ? wr.next : index < list.size() ? list.get(index) : null;
-                }
-                if (n > 0) {
-                    int bad = staging.post(n);
-                    if (bad >= 0) {
-                        throw new WrException("ibv_post_send", staging.lastError(), posted + bad);
-                    }
-                    posted += n;
-                }
-                if (tooManySges) {
-                    throw new WrException("ibv_post_send", EINVAL, posted);
-                }
-            }
-        }
+        stageSges(staging, i);
     }
 }

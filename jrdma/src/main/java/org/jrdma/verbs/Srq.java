@@ -74,7 +74,7 @@ public final class Srq extends Resource implements RecvQueue {
     @Override
     public void postRecv(RecvWr first) {
         checkOpen();
-        RecvWr.post(handle.recvWrs(), "ibv_post_srq_recv", Objects.requireNonNull(first, "first"), null);
+        WorkRequest.post(handle.recvWrs(), "ibv_post_srq_recv", Objects.requireNonNull(first, "first"), null);
     }
 
     /**
@@ -85,7 +85,7 @@ public final class Srq extends Resource implements RecvQueue {
     public void postRecv(List<RecvWr> wrs) {
         checkOpen();
         if (!wrs.isEmpty()) {
-            RecvWr.post(handle.recvWrs(), "ibv_post_srq_recv", null, wrs);
+            WorkRequest.post(handle.recvWrs(), "ibv_post_srq_recv", null, wrs);
         }
     }
 

@@ -1,0 +1,119 @@
+package org.jrdma.verbs.ffi;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.GroupLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Native room for posting work requests: a fixed array of {@code struct ibv_send_wr} or
+ * {@code struct ibv_recv_wr}, each with its own {@code struct ibv_sge} list, filled field by field
+ * and posted as one linked list through a {@code context->ops} function of the verbs
+ * {@code post_send}/{@code post_recv}/{@code post_srq_recv} signature
+ * {@code int (*)(void *queue, struct ibv_*_wr *wr, struct ibv_*_wr **bad_wr)}. Both request
+ * structs begin with {@code wr_id, next, sg_list, num_sge}. Allocates nothing after construction;
+ * not thread-safe (the owner serialises posts).
+ */
+public abstract sealed class WrStaging permits SendWrs, RecvWrs {
+    private static final MethodHandle POST = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final long SGE = Structs.IBV_SGE.byteSize();
+    private static final VarHandle SGE_ADDR = Structs.handle(Structs.IBV_SGE, "addr");
+    private static final VarHandle SGE_LENGTH = Structs.handle(Structs.IBV_SGE, "length");
+    private static final VarHandle SGE_LKEY = Structs.handle(Structs.IBV_SGE, "lkey");
+
+    /** The request array, {@link #wrSize} bytes a request. */
+    protected final MemorySegment wrs;
+    private final long wrSize;
+    /** Pointers are written as 64-bit integers (x86-64), so that no segment is made per post. */
+    private final long nextOffset;
+    private final MemorySegment queue;
+    private final MemorySegment postFunction;
+    private final MemorySegment sges;
+    private final MemorySegment badWr;
+    private final int capacity;
+    private final int maxSge;
+    private int lastError;
+
+    /**
+     * Room for {@code capacity} requests of layout {@code wr}, each with up to {@code maxSge}
+     * elements, in {@code arena}, posted to {@code queue} (a QP or an SRQ) through {@code postFunction}.
+     */
+    WrStaging(Arena arena, GroupLayout wr, MemorySegment queue, MemorySegment postFunction, int capacity, int maxSge) {
+        this.wrs = arena.allocate(wr, capacity);
+        this.wrSize = wr.byteSize();
+        this.nextOffset = Structs.offset(wr, "next");
+        this.queue = queue;
+        this.postFunction = postFunction;
+        this.capacity = capacity;
+        this.maxSge = maxSge;
+        this.sges = arena.allocate(Structs.IBV_SGE, (long) capacity * Math.max(1, maxSge));
+        this.badWr = arena.allocate(ADDRESS);
+        long sgList = Structs.offset(wr, "sg_list");
+        for (int i = 0; i < capacity; i++) {
+            wrs.set(JAVA_LONG, i * wrSize + sgList, sges.address() + (long) i * maxSge * SGE);
+        }
+    }
+
+    /** How many work requests one {@link #post} takes at most. */
+    public final int capacity() {
+        return capacity;
+    }
+
+    /** How many scatter/gather elements each work request may have. */
+    public final int maxSge() {
+        return maxSge;
+    }
+
+    /** The byte offset of request {@code i}, after pointing its {@code next} at request {@code i + 1}. */
+    protected final long link(int i) {
+        long base = i * wrSize;
+        wrs.set(JAVA_LONG, base + nextOffset, wrs.address() + base + wrSize);
+        return base;
+    }
+
+    /** Sets element {@code j} of work request {@code i}'s scatter/gather list. */
+    public final void sge(int i, int j, long addr, int length, int lkey) {
+        long offset = ((long) i * maxSge + j) * SGE;
+        SGE_ADDR.set(sges, offset, addr);
+        SGE_LENGTH.set(sges, offset, length);
+        SGE_LKEY.set(sges, offset, lkey);
+    }
+
+    /**
+     * Posts work requests 0 to {@code count - 1} as one list.
+     *
+     * @return -1 when all were posted, else the index of the first one that was not, the error
+     *         number being {@link #lastError()}
+     */
+    public final int post(int count) {
+        wrs.set(JAVA_LONG, (count - 1) * wrSize + nextOffset, 0L);
+        int rc;
+        try {
+            rc = (int) POST.invokeExact(postFunction, queue, wrs, badWr);
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+        if (rc == 0) {
+            return -1;
+        }
+        lastError = rc;
+        return badIndex(count);
+    }
+
+    /** The error number of the last failed {@link #post}, as the provider returned it. */
+    public final int lastError() {
+        return lastError;
+    }
+
+    /** The index of the request {@code *bad_wr} points at; 0 when the provider left it outside the {@code count} posted. */
+    private int badIndex(int count) {
+        long offset = badWr.get(JAVA_LONG, 0) - wrs.address();
+        return offset >= 0 && offset < count * wrSize && offset % wrSize == 0 ? (int) (offset / wrSize) : 0;
+    }
+}
