@@ -5,9 +5,10 @@ import java.util.HexFormat;
 import org.jrdma.iba.Gid;
 
 /**
- * One side's address in libibverbs' {@code rc_pingpong} ({@code struct pingpong_dest}) and its
- * form on the TCP side channel: the text {@code LLLL:QQQQQQ:PPPPPP:GGGG...} ({@code "%04x:%06x:%06x:"}
- * then the GID's 16 bytes as 32 hexadecimal digits) NUL-terminated in a fixed 52-byte message.
+ * One side's address in libibverbs' {@code rc_pingpong} and {@code ud_pingpong}
+ * ({@code struct pingpong_dest}) and its form on the TCP side channel: the text
+ * {@code LLLL:QQQQQQ:PPPPPP:GGGG...} ({@code "%04x:%06x:%06x:"} then the GID's 16 bytes as 32
+ * hexadecimal digits) NUL-terminated in a fixed 52-byte message.
  *
  * @param lid the port's LID (0 on RoCE)
  * @param qpn the queue pair number
@@ -49,6 +50,14 @@ record PingpongDest(int lid, int qpn, int psn, Gid gid) {
 
     /** The line {@code ibv_rc_pingpong} prints for it, after {@code "  local address:  "} or {@code "  remote address: "}. */
     String describe() {
-        return String.format("LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s", lid, qpn, psn, gid);
+        return describe(", ");
+    }
+
+    /**
+     * The line with {@code beforeGid} between PSN and GID: {@code ibv_ud_pingpong} prints
+     * {@code ": "} there in its local address line.
+     */
+    String describe(String beforeGid) {
+        return String.format("LID 0x%04x, QPN 0x%06x, PSN 0x%06x%sGID %s", lid, qpn, psn, beforeGid, gid);
     }
 }

@@ -1,20 +1,21 @@
 package org.jrdma.examples;
 
 import java.util.List;
+import java.util.stream.Stream;
 import org.jrdma.examples.CommandLine.Option;
 import org.jrdma.examples.CommandLine.UsageException;
 import org.jrdma.iba.Mtu;
 
 /**
- * What {@link RcPingpong} is asked to do: {@code ibv_rc_pingpong}'s options with its defaults,
- * plus two Java-only ones for benchmarking.
+ * What {@link RcPingpong} or {@link UdPingpong} is asked to do: {@code ibv_rc_pingpong}'s or
+ * {@code ibv_ud_pingpong}'s options with their defaults, plus two Java-only ones for benchmarking.
  *
  * @param server   the server to connect to, or null to be the server
  * @param port     TCP port of the side channel ({@code -p}, 18515)
  * @param device   RDMA device ({@code -d}), or null for the first one found
  * @param ibPort   port of the device ({@code -i}, 1)
- * @param size     bytes per message ({@code -s}, 4096)
- * @param mtu      path MTU ({@code -m}, 1024)
+ * @param size     bytes per message ({@code -s}, 4096; UD 2048)
+ * @param mtu      path MTU ({@code -m}, 1024; RC only)
  * @param rxDepth  receives kept posted ({@code -r}, 500)
  * @param iters    exchanges ({@code -n}, 1000)
  * @param sl       service level ({@code -l}, 0)
@@ -27,59 +28,95 @@ import org.jrdma.iba.Mtu;
  */
 record PingpongSettings(String server, int port, String device, int ibPort, int size, Mtu mtu, int rxDepth,
         int iters, int sl, boolean events, int gidIndex, boolean check, int warmup, boolean alloc) {
-    /** {@code rc_pingpong.c}'s options; those it has and this does not implement are refused. */
-    static final List<Option> OPTIONS = List.of(
+    /** The options both tools have, and the Java-only ones. */
+    private static final List<Option> COMMON = List.of(
             Option.of("port", 'p', true),
             Option.of("ib-dev", 'd', true),
             Option.of("ib-port", 'i', true),
             Option.of("size", 's', true),
-            Option.of("mtu", 'm', true),
             Option.of("rx-depth", 'r', true),
             Option.of("iters", 'n', true),
             Option.of("sl", 'l', true),
             Option.of("events", 'e', false),
             Option.of("gid-idx", 'g', true),
             Option.of("chk", 'c', false),
+            Option.of("warmup", (char) 0, true),
+            Option.of("alloc", (char) 0, false));
+
+    /** {@code rc_pingpong.c}'s options; those it has and this does not implement are refused. */
+    static final List<Option> OPTIONS = concat(COMMON, List.of(
+            Option.of("mtu", 'm', true),
             Option.unsupported("odp", 'o', false),
             Option.unsupported("iodp", 'O', false),
             Option.unsupported("prefetch", 'P', false),
             Option.unsupported("ts", 't', false),
             Option.unsupported("dm", 'j', false),
-            Option.unsupported("new_send", 'N', false),
-            Option.of("warmup", (char) 0, true),
-            Option.of("alloc", (char) 0, false));
+            Option.unsupported("new_send", 'N', false)));
+
+    /** {@code ud_pingpong.c}'s options, all implemented. */
+    static final List<Option> UD_OPTIONS = COMMON;
 
     /** The usage text, {@code ibv_rc_pingpong}'s with the Java-only options added. */
-    static final String USAGE = """
-            Usage:
-              RcPingpong            start a server and wait for connection
-              RcPingpong <host>     connect to server at <host>
+    static final String USAGE = header("RcPingpong", 4096)
+            + "  -m, --mtu=<size>       path MTU (default 1024)\n"
+            + commonUsage("service level value")
+            + "Not supported here: -o/--odp, -O/--iodp, -P/--prefetch, -t/--ts, -j/--dm, -N/--new_send\n";
 
-            Options:
-              -p, --port=<port>      listen on/connect to port <port> (default 18515)
-              -d, --ib-dev=<dev>     use IB device <dev> (default first device found)
-              -i, --ib-port=<port>   use port <port> of IB device (default 1)
-              -s, --size=<size>      size of message to exchange (default 4096)
-              -m, --mtu=<size>       path MTU (default 1024)
-              -r, --rx-depth=<dep>   number of receives to post at a time (default 500)
-              -n, --iters=<iters>    number of exchanges (default 1000)
-              -l, --sl=<sl>          service level value
-              -e, --events           sleep on CQ events (default poll)
-              -g, --gid-idx=<gid index> local port gid index
-              -c, --chk              validate received buffer
-            Java only:
-                  --warmup=<iters>   untimed exchanges first (give both sides the same number)
-                  --alloc            print the bytes the timed loop allocated
-            Not supported here: -o/--odp, -O/--iodp, -P/--prefetch, -t/--ts, -j/--dm, -N/--new_send
-            """;
+    /** The usage text, {@code ibv_ud_pingpong}'s with the Java-only options added. */
+    static final String UD_USAGE = header("UdPingpong", 2048)
+            + commonUsage("send messages with service level <SL> (default 0)");
+
+    /** The usage lines up to {@code -s} that both tools print. */
+    private static String header(String tool, int defaultSize) {
+        return """
+                Usage:
+                  %1$s            start a server and wait for connection
+                  %1$s <host>     connect to server at <host>
+
+                Options:
+                  -p, --port=<port>      listen on/connect to port <port> (default 18515)
+                  -d, --ib-dev=<dev>     use IB device <dev> (default first device found)
+                  -i, --ib-port=<port>   use port <port> of IB device (default 1)
+                  -s, --size=<size>      size of message to exchange (default %2$d)
+                """.formatted(tool, defaultSize);
+    }
+
+    /** The usage lines after {@code -s}/{@code -m} that both tools print, {@code -l}'s text differing. */
+    private static String commonUsage(String slText) {
+        return """
+                  -r, --rx-depth=<dep>   number of receives to post at a time (default 500)
+                  -n, --iters=<iters>    number of exchanges (default 1000)
+                  -l, --sl=<sl>          %s
+                  -e, --events           sleep on CQ events (default poll)
+                  -g, --gid-idx=<gid index> local port gid index
+                  -c, --chk              validate received buffer
+                Java only:
+                      --warmup=<iters>   untimed exchanges first (give both sides the same number)
+                      --alloc            print the bytes the timed loop allocated
+                """.formatted(slText);
+    }
 
     /**
-     * Reads the command line.
+     * Reads the command line of {@link RcPingpong}.
      *
      * @throws UsageException when {@code ibv_rc_pingpong} would print its usage
      */
     static PingpongSettings parse(String[] args) throws UsageException {
-        CommandLine line = CommandLine.parse(args, OPTIONS);
+        return parse(args, OPTIONS, 4096);
+    }
+
+    /**
+     * Reads the command line of {@link UdPingpong}.
+     *
+     * @throws UsageException when {@code ibv_ud_pingpong} would print its usage
+     */
+    static PingpongSettings parseUd(String[] args) throws UsageException {
+        return parse(args, UD_OPTIONS, 2048);
+    }
+
+    private static PingpongSettings parse(String[] args, List<Option> options, int defaultSize)
+            throws UsageException {
+        CommandLine line = CommandLine.parse(args, options);
         if (line.operands().size() > 1) {
             throw new UsageException("at most one server name, not " + line.operands());
         }
@@ -94,7 +131,7 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        int size = positive(line, "size", 4096);
+        int size = positive(line, "size", defaultSize);
         int rxDepth = positive(line, "rx-depth", 500);
         int iters = positive(line, "iters", 1000);
         long warmup = line.number("warmup", 0);
@@ -113,6 +150,10 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
             throw new UsageException("--" + name + " must be at least 1");
         }
         return (int) value;
+    }
+
+    private static List<Option> concat(List<Option> first, List<Option> second) {
+        return Stream.concat(first.stream(), second.stream()).toList();
     }
 
     /** Whether this side is the client. */

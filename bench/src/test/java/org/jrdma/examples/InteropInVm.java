@@ -4,11 +4,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The interoperability runs {@code InteropInVmTest} makes inside the soft-RoCE VM: each
- * {@linkplain Scenario scenario} is a server and a client on {@code rxe0}, one of them the Java
- * example and the other the C tool, run with {@link PeerPair}. Prints, for each, a block
+ * {@linkplain Scenario scenario} is a server and a client on {@code rxe0}, the Java example and
+ * the C tool, or two Java ones, run with {@link PeerPair}. Prints, for each, a block
  * {@code === SCENARIO name}, {@code --- server exit N} and its output, {@code --- client exit N}
  * and its output, {@code === END name}.
  */
@@ -36,7 +37,11 @@ public final class InteropInVm {
         List<String> bwJava = concat(java, List.of(WriteBw.class.getName()));
         List<String> rcC = List.of("ibv_rc_pingpong");
         List<String> bwC = List.of("ib_write_bw");
+        List<String> flowJava = concat(java, List.of(RcFlow.class.getName()));
+        List<String> udJava = concat(java, List.of(UdPingpong.class.getName()));
+        List<String> udC = List.of("ibv_ud_pingpong");
         List<String> rc = List.of("-d", "rxe0", "-g", "0", "-n", "1000");
+        List<String> ud = List.of("-d", "rxe0", "-g", "0", "-s", "512", "-n", "100");
         List<String> bw = List.of("-d", "rxe0", "-x", "0", "-F", "-n", "1000");
         List<String> duration = List.of("-d", "rxe0", "-x", "0", "-F", "-D", "2", "--report_gbits", "-s", "4096");
         return List.of(
@@ -50,13 +55,29 @@ public final class InteropInVm {
                 new Scenario("ib_write_bw: C server, Java client",
                         concat(bwC, bw, List.of("-p", "19104")), concat(bwJava, bw, List.of("-p", "19104"))),
                 new Scenario("ib_write_bw: C server, Java client, 2 s of 4 KiB writes in Gbit/s",
-                        concat(bwC, duration, List.of("-p", "19105")), concat(bwJava, duration, List.of("-p", "19105"))));
+                        concat(bwC, duration, List.of("-p", "19105")), concat(bwJava, duration, List.of("-p", "19105"))),
+                new Scenario("rc_flow: Java server, Java client (RDMA write and read, send/recv, atomics)",
+                        concat(flowJava, List.of("--server", "-d", "rxe0", "-p", "19106")),
+                        concat(flowJava, List.of("-d", "rxe0", "-p", "19106"))),
+                new Scenario("ud_pingpong: Java server (-c checks the data), Java client",
+                        concat(udJava, ud, List.of("-c", "-p", "19107")), concat(udJava, ud, List.of("-c", "-p", "19107"))),
+                new Scenario("ud_pingpong: Java server (-c checks the data), C client",
+                        concat(udJava, ud, List.of("-c", "-p", "19108")), concat(udC, ud, List.of("-c", "-p", "19108"))),
+                new Scenario("ud_pingpong: C server (-c checks the data), Java client on completion events",
+                        concat(udC, ud, List.of("-c", "-p", "19109")),
+                        concat(udJava, ud, List.of("-c", "-e", "-p", "19109"))));
     }
 
-    /** Runs every scenario and prints its block; the exit status is the number of failed runs. */
+    /**
+     * Runs every scenario, or with arguments those whose name contains one, and prints its
+     * block; the exit status is the number of failed runs.
+     */
     public static void main(String[] args) {
         int failures = 0;
         for (Scenario scenario : scenarios()) {
+            if (args.length > 0 && Stream.of(args).noneMatch(scenario.name()::contains)) {
+                continue;
+            }
             int port = Integer.parseInt(scenario.server().getLast());
             List<String> client = concat(scenario.client(), List.of("127.0.0.1"));
             PeerPair.Result result = PeerPair.run(scenario.server(), client, port, TIMEOUT);

@@ -1,11 +1,16 @@
 package org.jrdma.tools;
 
+import java.io.PrintWriter;
 import java.time.Duration;
 import org.jrdma.mad.MadEngine;
+import org.jrdma.mad.MadTracer;
 import org.jrdma.mad.MadTransport;
 import org.jrdma.mad.SmpClient;
-import org.jrdma.mad.sim.IbsimTransport;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The options every MAD-sending command shares: which port to send from (a kernel device with
@@ -19,12 +24,8 @@ public final class FabricOptions {
     @Option(names = {"-P", "--Port"}, paramLabel = "PORT", description = "the port of the device to use")
     Integer port;
 
-    @Option(names = "--sim", arity = "0..1", paramLabel = "SOCKNAME", fallbackValue = "",
-            description = "attach to an ibsim simulated fabric instead of a device; SOCKNAME defaults to $IBSIM_SOCKNAME, else \"sim\"")
-    String sim;
-
-    @Option(names = "--sim-node", paramLabel = "NODE", description = "the simulated node to attach at (default: $SIM_HOST, else ibsim's first node)")
-    String simNode;
+    @Mixin
+    SimOptions sim;
 
     @Option(names = {"-t", "--timeout"}, paramLabel = "MS", defaultValue = "1000", description = "timeout per MAD in milliseconds (default: ${DEFAULT-VALUE})")
     int timeoutMillis;
@@ -32,15 +33,23 @@ public final class FabricOptions {
     @Option(names = "--retries", paramLabel = "N", defaultValue = "3", description = "resends of an unanswered MAD (default: ${DEFAULT-VALUE})")
     int retries;
 
+    @Option(names = {"-y", "--m_key"}, paramLabel = "KEY", converter = MKeyConverter.class,
+            description = "the M_Key to put in every SMP, decimal or 0x-hex (default: 0, for a subnet without M_Key protection)")
+    long mKey;
+
+    @Option(names = "--trace", description = "print every MAD sent and received, decoded, on standard error")
+    boolean trace;
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     @Option(names = "--max-outstanding", paramLabel = "N", defaultValue = "16", description = "MADs in flight at once (default: ${DEFAULT-VALUE})")
     int maxOutstanding;
 
     /** Opens the transport these options name. */
     MadTransport openTransport() {
-        if (sim != null) {
-            String socket = !sim.isEmpty() ? sim : System.getenv().getOrDefault("IBSIM_SOCKNAME", "sim");
-            String node = simNode != null ? simNode : System.getenv("SIM_HOST");
-            return IbsimTransport.attach(socket, node);
+        if (sim.requested()) {
+            return sim.attach();
         }
         throw new UsageException("only simulated fabrics (--sim) are supported by this build; kernel umad devices"
                 + (ca != null ? " such as " + ca + (port != null ? "/" + port : "") : "") + " come with the umad transport");
@@ -51,7 +60,15 @@ public final class FabricOptions {
         if (maxOutstanding < 1) {
             throw new UsageException("--max-outstanding must be at least 1");
         }
-        return new MadEngine(openTransport(), maxOutstanding);
+        MadEngine engine = new MadEngine(openTransport(), maxOutstanding);
+        if (trace) {
+            PrintWriter err = command.commandLine().getErr();
+            engine.tracer(MadTracer.dump(text -> {
+                err.print(text);
+                err.flush();
+            }));
+        }
+        return engine;
     }
 
     /** An SMP client with these options' timeout and retries. */
@@ -59,6 +76,19 @@ public final class FabricOptions {
         if (timeoutMillis < 1) {
             throw new UsageException("--timeout must be at least 1 ms");
         }
-        return new SmpClient(engine, Duration.ofMillis(timeoutMillis), retries, 0);
+        return new SmpClient(engine, Duration.ofMillis(timeoutMillis), retries, mKey);
+    }
+
+    /** Reads an M_Key: 64 bits as C's {@code strtoull} with base 0 reads them (decimal, or hex after 0x). */
+    static final class MKeyConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String text) {
+            boolean hex = text.startsWith("0x") || text.startsWith("0X");
+            try {
+                return Long.parseUnsignedLong(hex ? text.substring(2) : text, hex ? 16 : 10);
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("M_Key \"" + text + "\" is not a 64-bit number (decimal, or 0x-hex)");
+            }
+        }
     }
 }

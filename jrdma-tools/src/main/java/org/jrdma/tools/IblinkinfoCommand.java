@@ -49,6 +49,9 @@ final class IblinkinfoCommand implements Callable<Integer> {
     @Mixin
     FabricOptions fabric;
 
+    @Mixin
+    NodeNameMapOption names;
+
     @Option(names = {"-S", "--switch", "-G", "--port-guid"}, paramLabel = "PORT_GUID",
             description = "print only the node with this port GUID")
     String portGuid;
@@ -74,6 +77,8 @@ final class IblinkinfoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private NodeNameMap map = NodeNameMap.EMPTY;
+
     @Override
     public Integer call() {
         if (switchesOnly && casOnly) {
@@ -82,6 +87,7 @@ final class IblinkinfoCommand implements Callable<Integer> {
         Guid wanted = portGuid == null ? null : guid(portGuid);
         Destination at = directRoute == null ? null : Destination.parse(directRoute, true);
         PrintWriter out = spec.commandLine().getOut();
+        map = names.map();
         try (MadEngine engine = fabric.openEngine()) {
             SmpClient smp = fabric.smp(engine);
             if (at != null) {
@@ -148,12 +154,17 @@ final class IblinkinfoCommand implements Callable<Integer> {
             }
             if (!header && !lineMode) {
                 out.print(node.isSwitch()
-                        ? String.format("Switch: 0x%016x %s:%n", switchPortGuid(node), node.description())
-                        : String.format("%s: %s:%n", typeName(node), node.description()));
+                        ? String.format("Switch: 0x%016x %s:%n", switchPortGuid(node), name(node))
+                        : String.format("%s: %s:%n", typeName(node), name(node)));
             }
             header = true;
             printPort(out, node, port);
         }
+    }
+
+    /** The node's name: the node name map's, else its NodeDescription. */
+    private String name(Node node) {
+        return map.name(node.guid(), node.description());
     }
 
     private static long switchPortGuid(Node sw) {
@@ -193,7 +204,7 @@ final class IblinkinfoCommand implements Callable<Integer> {
         String remoteText;
         if (remote != null) {
             remoteText = String.format("%s%6d %4d[%2s] \"%s\" (%s %s)%n", lineMode ? String.format("0x%016x ", remote.guid().value()) : "",
-                    remote.lid() != 0 ? remote.lid() : remote.node().lid(), remote.number(), "", remote.node().description(),
+                    remote.lid() != 0 ? remote.lid() : remote.node().lid(), remote.number(), "", name(remote.node()),
                     widthAdvice(port, remote), speedAdvice(port, remote));
         } else if (state == PortState.DOWN.value()) {
             remoteText = String.format("           [  ] \"\" ( )%n");
@@ -201,7 +212,7 @@ final class IblinkinfoCommand implements Callable<Integer> {
             remoteText = String.format("    \"Port not available\"%n");
         }
         if (lineMode) {
-            out.printf("0x%016x \"%30s\" ", port.guid().value(), node.description());
+            out.printf("0x%016x \"%30s\" ", port.guid().value(), name(node));
         } else {
             out.print("      ");
         }

@@ -18,15 +18,19 @@ final class IbnetdiscoverCommand implements Callable<Integer> {
     @Mixin
     FabricOptions fabric;
 
+    @Mixin
+    NodeNameMapOption names;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        NodeNameMap map = names.map();
         try (MadEngine engine = fabric.openEngine()) {
             SubnetDiscovery discovery = SubnetDiscovery.run(fabric.smp(engine));
-            out.print(TopologyWriter.write(discovery.subnet(), ZonedDateTime.now()));
+            out.print(TopologyNames.apply(TopologyWriter.write(discovery.subnet(), ZonedDateTime.now()), map));
             out.flush();
             PrintWriter err = spec.commandLine().getErr();
             discovery.problems().forEach(p -> err.println("ibnetdiscover: " + p));

@@ -52,6 +52,9 @@ final class IbrouteCommand implements Callable<Integer> {
     FabricOptions fabric;
 
     @Mixin
+    NodeNameMapOption names;
+
+    @Mixin
     AddressOptions address;
 
     @Option(names = {"-a", "--all"}, description = "show all lids, even invalid entries")
@@ -88,14 +91,15 @@ final class IbrouteCommand implements Callable<Integer> {
         int start = startLid == null ? 0 : lid(startLid);
         int end = endLid == null ? 0 : lid(endLid);
         RouteOrGuidOptions.Address at = address.parse(switchAddress);
+        NodeNameMap map = names.map();
         PrintWriter out = spec.commandLine().getOut();
         try (MadEngine engine = fabric.openEngine()) {
             SmpClient smp = fabric.smp(engine);
-            Switch sw = checkSwitch(smp, at.resolve(smp, fabric));
+            Switch sw = checkSwitch(smp, at.resolve(smp, fabric), map);
             if (multicast) {
                 multicastTables(smp, sw, start, end, out);
             } else {
-                unicastTables(smp, sw, start, end, out);
+                unicastTables(smp, sw, start, end, map, out);
             }
             return ExitCodes.OK;
         } finally {
@@ -111,14 +115,14 @@ final class IbrouteCommand implements Callable<Integer> {
         }
     }
 
-    private static Switch checkSwitch(SmpClient smp, Destination d) {
+    private static Switch checkSwitch(SmpClient smp, Destination d, NodeNameMap map) {
         SmpNodeInfo info = read(() -> smp.get(new SmpNodeInfo(), d.target(), 0), "node info failed: valid addr?");
         String description = read(() -> smp.get(new SmpNodeDescription(), d.target(), 0), "node desc failed").nodeString();
         if (info.nodeType() != NodeType.SWITCH.value()) {
             throw new RdmaException("dump tables: not a switch");
         }
         SmpSwitchInfo switchInfo = read(() -> smp.get(new SmpSwitchInfo(), d.target(), 0), "switch info failed: is a switch node?");
-        return new Switch(d, info, description, switchInfo);
+        return new Switch(d, info, map.name(info.nodeGuid(), description), switchInfo);
     }
 
     private static <T> T read(Supplier<T> query, String what) {
@@ -129,7 +133,7 @@ final class IbrouteCommand implements Callable<Integer> {
         }
     }
 
-    private void unicastTables(SmpClient smp, Switch sw, int start, int end, PrintWriter out) {
+    private void unicastTables(SmpClient smp, Switch sw, int start, int end, NodeNameMap map, PrintWriter out) {
         int top = sw.switchInfo().linearFdbTop();
         if (end == 0 || end > top) {
             end = top;
@@ -158,7 +162,7 @@ final class IbrouteCommand implements Callable<Integer> {
                 }
             }
         }
-        Destinations destinations = brief ? null : Destinations.read(smp, shown, tables, start / LIDS_PER_BLOCK, nports);
+        Destinations destinations = brief ? null : Destinations.read(smp, map, shown, tables, start / LIDS_PER_BLOCK, nports);
         for (int lid : shown) {
             int port = tables.get(lid / LIDS_PER_BLOCK - start / LIDS_PER_BLOCK).value().portBlock(lid % LIDS_PER_BLOCK);
             out.printf("0x%04x %03d %s%n", lid, port, brief ? "" : destinations.describe(lid, port <= nports));
@@ -211,7 +215,7 @@ final class IbrouteCommand implements Callable<Integer> {
         private int last;
         private long lastPortGuid;
 
-        static Destinations read(SmpClient smp, List<Integer> shown, List<ParallelReads.Outcome<SmpLinearForwardingTable>> tables,
+        static Destinations read(SmpClient smp, NodeNameMap map, List<Integer> shown, List<ParallelReads.Outcome<SmpLinearForwardingTable>> tables,
                 int firstBlock, int nports) {
             List<Integer> valid = shown.stream()
                     .filter(lid -> lid > 0 && tables.get(lid / LIDS_PER_BLOCK - firstBlock).value().portBlock(lid % LIDS_PER_BLOCK) <= nports)
@@ -221,7 +225,8 @@ final class IbrouteCommand implements Callable<Integer> {
                 SmpTarget to = new SmpTarget.Lid(lid);
                 String description = smp.get(new SmpNodeDescription(), to, 0).nodeString();
                 SmpPortInfo portInfo = smp.get(new SmpPortInfo(), to, 0);
-                return new Port(description, portInfo, smp.get(new SmpNodeInfo(), to, 0));
+                SmpNodeInfo nodeInfo = smp.get(new SmpNodeInfo(), to, 0);
+                return new Port(map.name(nodeInfo.nodeGuid(), description), portInfo, nodeInfo);
             });
             for (int i = 0; i < valid.size(); i++) {
                 d.ports.put(valid.get(i), read.get(i));

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
                 IbrouteCommand.class, IbtracertCommand.class, NodeListCommand.Hosts.class, NodeListCommand.Switches.class,
                 NodeListCommand.Routers.class, NodeListCommand.Nodes.class, IblinkinfoCommand.class,
                 SminfoCommand.class, IbaddrCommand.class, SmpdumpCommand.class,
-                DecodeMadCommand.class})
+                DecodeMadCommand.class, IbstatCommand.class})
 public final class Ibtool implements Callable<Integer> {
     @Spec
     private CommandSpec spec;

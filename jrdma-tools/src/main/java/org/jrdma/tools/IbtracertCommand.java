@@ -46,6 +46,9 @@ final class IbtracertCommand implements Callable<Integer> {
     FabricOptions fabric;
 
     @Mixin
+    NodeNameMapOption names;
+
+    @Mixin
     AddressOptions address;
 
     @Option(names = {"-n", "--no_info"}, description = "simple format")
@@ -124,6 +127,7 @@ final class IbtracertCommand implements Callable<Integer> {
     }
 
     private SmpClient smp;
+    private NodeNameMap map;
     private PrintWriter out;
     private SwitchState sw = new SwitchState(0, false);
 
@@ -131,6 +135,7 @@ final class IbtracertCommand implements Callable<Integer> {
     public Integer call() {
         RouteOrGuidOptions.Address src = address.parse(source);
         RouteOrGuidOptions.Address dst = address.parse(destination);
+        map = names.map();
         out = spec.commandLine().getOut();
         try (MadEngine engine = fabric.openEngine()) {
             smp = fabric.smp(engine);
@@ -263,7 +268,7 @@ final class IbtracertCommand implements Callable<Integer> {
 
     private Hop hop(SmpTarget at) {
         SmpNodeInfo node = smp.get(new SmpNodeInfo(), at, 0);
-        String description = printable(smp.get(new SmpNodeDescription(), at, 0).nodeString());
+        String description = map.name(node.nodeGuid(), printable(smp.get(new SmpNodeDescription(), at, 0).nodeString()));
         SmpPortInfo port = smp.get(new SmpPortInfo(), at, 0);
         return new Hop(node, description, port, node.localPortNum());
     }

@@ -14,6 +14,7 @@ import org.jrdma.iba.sa.SaNodeRecord;
 import org.jrdma.iba.sa.SaPathRecord;
 import org.jrdma.iba.sa.SaPortInfoRecord;
 import org.jrdma.iba.sa.SaSmInfoRecord;
+import org.jrdma.iba.smp.SmpNodeDescription;
 import org.jrdma.iba.wire.IbaStruct;
 import org.jrdma.iba.wire.MadAttribute;
 import org.jrdma.mad.GmpClient;
@@ -37,6 +38,9 @@ final class SaqueryCommand implements Callable<Integer> {
     @Mixin
     FabricOptions fabric;
 
+    @Mixin
+    NodeNameMapOption names;
+
     @Option(names = {"-K", "--show_keys"}, description = "show the M_Key instead of <not displayed>")
     boolean showKeys;
 
@@ -58,6 +62,7 @@ final class SaqueryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        NodeNameMap map = names.map();
         try (MadEngine engine = fabric.openEngine()) {
             int sa = LocalPort.read(fabric.smp(engine)).smLid();
             GmpClient gmp = new GmpClient(engine, Duration.ofMillis(fabric.timeoutMillis), fabric.retries);
@@ -66,7 +71,7 @@ final class SaqueryCommand implements Callable<Integer> {
                 case "NR", "NODERECORD" -> {
                     SaNodeRecord q = new SaNodeRecord();
                     long mask = arg == null ? 0 : set(() -> q.lid(lid(arg)), SaNodeRecord.LID_COMPONENT_MASK);
-                    yield print(gmp.subnAdmGetTable(q, mask, sa, SaNodeRecord::new), SaQuery::nodeRecord);
+                    yield print(gmp.subnAdmGetTable(q, mask, sa, SaNodeRecord::new), r -> SaQuery.nodeRecord(named(r, map)));
                 }
                 case "PIR", "PORTINFORECORD" -> {
                     SaPortInfoRecord q = new SaPortInfoRecord();
@@ -136,5 +141,12 @@ final class SaqueryCommand implements Callable<Integer> {
         } catch (NumberFormatException e) {
             throw new UsageException("bad " + what + " \"" + text + "\"");
         }
+    }
+
+    /** The record with its NodeDescription replaced by the node name map's name for its node, if it has one. */
+    private static SaNodeRecord named(SaNodeRecord record, NodeNameMap map) {
+        SmpNodeDescription description = record.nodeDescription();
+        description.nodeString(map.name(record.nodeInfo().nodeGuid(), description.nodeString()));
+        return record;
     }
 }

@@ -64,7 +64,7 @@ final class SmpdumpCommand implements Callable<Integer> {
         try (MadEngine engine = fabric.openEngine()) {
             Destination d = at.resolve(fabric.smp(engine), fabric);
             byte[] request = new byte[MadDecoder.MAD_SIZE];
-            MadAddress to = build(request, d.target(), attributeId, attributeModifier);
+            MadAddress to = build(request, d.target(), attributeId, attributeModifier, fabric.mKey);
             ReceivedMad reply = engine.execute(request, to, Duration.ofMillis(fabric.timeoutMillis), fabric.retries);
             byte[] mad = reply.mad();
             PrintWriter out = spec.commandLine().getOut();
@@ -97,18 +97,18 @@ final class SmpdumpCommand implements Callable<Integer> {
         }
     }
 
-    /** A SubnGet request (LID-routed or directed-route, as the target says) and where to send it. */
-    private static MadAddress build(byte[] mad, SmpTarget target, int attributeId, long modifier) {
+    /** A SubnGet request (LID-routed or directed-route, as the target says) carrying {@code mKey}, and where to send it. */
+    private static MadAddress build(byte[] mad, SmpTarget target, int attributeId, long modifier, long mKey) {
         return switch (target) {
             case SmpTarget.Lid lid -> {
-                new SmpFormat(mad, 0).header().baseVersion(1).mgmtClass(Mad.CLASS_SUBN_LID_ROUTED).classVersion(1)
+                new SmpFormat(mad, 0).mKey(mKey).header().baseVersion(1).mgmtClass(Mad.CLASS_SUBN_LID_ROUTED).classVersion(1)
                         .method(Mad.METHOD_GET).attributeId(attributeId).attributeModifier(modifier);
                 yield MadAddress.smp(lid.lid());
             }
             case SmpTarget.DirectedRoute dr -> {
                 SmpDirectedFormat smp = new SmpDirectedFormat(mad, 0).baseVersion(1).mgmtClass(Mad.CLASS_SUBN_DIRECTED_ROUTE)
                         .classVersion(1).method(Mad.METHOD_GET).hopPointer(0).hopCount(dr.hops()).attributeId(attributeId)
-                        .attributeModifier(modifier).drSlid(MadAddress.PERMISSIVE_LID).drDlid(MadAddress.PERMISSIVE_LID);
+                        .attributeModifier(modifier).mKey(mKey).drSlid(MadAddress.PERMISSIVE_LID).drDlid(MadAddress.PERMISSIVE_LID);
                 int[] ports = dr.ports();
                 for (int i = 0; i < ports.length; i++) {
                     smp.initialPath(i + 1, ports[i]);

@@ -37,6 +37,9 @@ final class SmpqueryCommand implements Callable<Integer> {
     @Mixin
     FabricOptions fabric;
 
+    @Mixin
+    NodeNameMapOption names;
+
     @Option(names = {"-D", "--Direct"}, description = "the destination is a directed route 0,port,... from the local port")
     boolean directed;
 
@@ -58,6 +61,7 @@ final class SmpqueryCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Destination d = Destination.parse(dest, directed);
+        NodeNameMap map = names.map();
         int p = port == null ? 0 : port;
         if (p < 0 || p > 254) {
             throw new UsageException("port " + p + " outside 0..254");
@@ -66,7 +70,7 @@ final class SmpqueryCommand implements Callable<Integer> {
             SmpClient smp = fabric.smp(engine);
             String text = switch (op.toLowerCase(Locale.ROOT)) {
                 case "nodeinfo", "ni" -> SmpQuery.nodeInfo(d.portId(), smp.get(new SmpNodeInfo(), d.target(), 0));
-                case "nodedesc", "nd" -> SmpQuery.nodeDescription(smp.get(new SmpNodeDescription(), d.target(), 0));
+                case "nodedesc", "nd" -> SmpQuery.nodeDescription(nodeDescription(smp, d.target(), map));
                 case "portinfo", "pi" -> SmpQuery.portInfo(d.portId(), p, smp.get(new SmpPortInfo(), d.target(), p),
                         DiagOptions.defaults().withShowKeys(showKeys));
                 case "switchinfo", "si" -> SmpQuery.switchInfo(d.portId(), smp.get(new SmpSwitchInfo(), d.target(), 0));
@@ -81,6 +85,15 @@ final class SmpqueryCommand implements Callable<Integer> {
             out.flush();
             return ExitCodes.OK;
         }
+    }
+
+    /** The NodeDescription, its text replaced by the node name map's name for the node, if it has one. */
+    private static SmpNodeDescription nodeDescription(SmpClient smp, SmpTarget target, NodeNameMap map) {
+        SmpNodeDescription description = smp.get(new SmpNodeDescription(), target, 0);
+        if (map.isEmpty()) {
+            return description;
+        }
+        return description.nodeString(map.name(smp.get(new SmpNodeInfo(), target, 0).nodeGuid(), description.nodeString()));
     }
 
     private static String pKeys(SmpClient smp, SmpTarget target, int port) {

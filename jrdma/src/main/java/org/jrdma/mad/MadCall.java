@@ -38,9 +38,9 @@ record MadCall<T extends IbaStruct & MadAttribute>(Rpc rpc, int mgmtClass, T att
         if (!Attributes.belongsTo(attribute, mgmtClass)) {
             throw new IllegalArgumentException(attribute.ibaName() + " is not a " + Mad.className(mgmtClass) + " attribute");
         }
-        if (attribute.size() > room(mgmtClass) && rpc.method != Mad.METHOD_GET) {
+        if (attribute.size() > room(mgmtClass) && rpc.method != Mad.METHOD_GET && !Rmpp.hasRmppHeader(mgmtClass)) {
             throw new IllegalArgumentException(attribute.ibaName() + " (" + attribute.size() + " bytes) does not fit the "
-                    + room(mgmtClass) + " bytes of a " + Mad.className(mgmtClass) + " request");
+                    + room(mgmtClass) + " bytes of a " + Mad.className(mgmtClass) + " request, and the class has no RMPP");
         }
     }
 
@@ -74,9 +74,15 @@ record MadCall<T extends IbaStruct & MadAttribute>(Rpc rpc, int mgmtClass, T att
         return MadDecoder.dataOffset(mgmtClass);
     }
 
-    /** The request MAD to send on {@code path} (its TID left to the engine). */
+    /**
+     * The request MAD to send on {@code path} (its TID left to the engine): 256 bytes, or for a
+     * request other than a Get whose attribute does not fit one MAD (classes with RMPP only), the
+     * whole transfer, which the engine sends by RMPP.
+     */
     byte[] request(IBPath path) {
-        byte[] mad = new byte[MadDecoder.MAD_SIZE];
+        byte[] content = attribute.toBytes();
+        boolean whole = content.length > room(mgmtClass) && rpc.method != Mad.METHOD_GET;
+        byte[] mad = new byte[whole ? dataOffset() + content.length : MadDecoder.MAD_SIZE];
         new MadHeader(mad, 0).baseVersion(Mad.BASE_VERSION).mgmtClass(mgmtClass).classVersion(rpc.classVersion)
                 .method(rpc.method).attributeId(attribute.attributeId()).attributeModifier(attributeModifier);
         switch (mgmtClass) {
@@ -110,8 +116,7 @@ record MadCall<T extends IbaStruct & MadAttribute>(Rpc rpc, int mgmtClass, T att
                 }
             }
         }
-        byte[] content = attribute.toBytes();
-        System.arraycopy(content, 0, mad, dataOffset(), Math.min(content.length, room(mgmtClass)));
+        System.arraycopy(content, 0, mad, dataOffset(), whole ? content.length : Math.min(content.length, room(mgmtClass)));
         return mad;
     }
 

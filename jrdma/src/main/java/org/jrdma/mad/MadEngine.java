@@ -31,10 +31,16 @@ import org.jrdma.iba.wire.MadDecoder;
  * {@link #receiveRequest}.
  *
  * <p><b>RMPP.</b> Where the transport does not do RMPP (IBA 13.6) for a class itself
- * ({@link MadTransport#reassemblesRmpp}), the engine does: a response that arrives as the first
- * DATA segment of a transfer is received to its end, acknowledged window by window, and returned
- * reassembled, as the kernel returns it; and the ACK, STOP and ABORT packets a receiver sends
- * back are handed to the {@link RmppSender} sending that transfer, never queued as requests.
+ * ({@link MadTransport#reassemblesRmpp}), the engine does, both ways and for requests as for
+ * responses: a response that arrives as the first DATA segment of a transfer is received to its
+ * end, acknowledged window by window, and returned reassembled, as the kernel returns it; a
+ * request that does (a client's large SubnAdmSet, GetMulti or vendor Set) is received the same way
+ * on a virtual thread of its own and queued for {@link #receiveRequest} only once whole, at most
+ * {@value #MAX_REQUEST_TRANSFERS} at a time (the sender of one more is told STOP, resources
+ * exhausted); a request longer than one MAD is sent segmented ({@link #execute}). The ACK, STOP
+ * and ABORT packets a receiver sends back are handed to the {@link RmppSender} sending that
+ * transfer, never queued as requests; a transfer that breaks the protocol or stalls is aborted
+ * and never delivered.
  */
 public final class MadEngine implements AutoCloseable {
     /** How many unanswered incoming requests are kept before new ones are dropped. */
@@ -42,6 +48,10 @@ public final class MadEngine implements AutoCloseable {
     /** How many packets of one transaction (responses, RMPP segments or ACKs) wait to be taken. */
     private static final int INBOX = 4 * RmppReceiver.WINDOW;
     private static final int RECEIVE_SLICE_MILLIS = 50;
+    /** How many multi-segment requests may be being received at once. */
+    static final int MAX_REQUEST_TRANSFERS = 64;
+    /** RMPPStatus of a STOP: the receiver has no resources for the transfer (IBA 13.6.2.2). */
+    private static final int STATUS_RESOURCES_EXHAUSTED = 1;
     private static final int TID_OFFSET = 8;
     private static final int TID_LOW_OFFSET = 12;
     private static final int STATUS_OFFSET = 4;
@@ -56,6 +66,11 @@ public final class MadEngine implements AutoCloseable {
     /** The RMPP ACK/STOP/ABORT packets of transfers being sent, by the low 32 bits of their TID. */
     private final Map<Integer, BlockingQueue<ReceivedMad>> rmppSenders = new ConcurrentHashMap<>();
     private final BlockingQueue<ReceivedMad> requests = new ArrayBlockingQueue<>(REQUEST_QUEUE);
+    /** The segments of multi-segment requests being received, by sender and TID low bits. */
+    private final Map<RequestTransfer, BlockingQueue<ReceivedMad>> requestTransfers = new ConcurrentHashMap<>();
+    private final AtomicLong failedRequestTransfers = new AtomicLong();
+    private volatile Duration requestSegmentTimeout = Duration.ofSeconds(1);
+    private volatile int requestSegmentRetries = 3;
     private final long tidPrefix = (long) ThreadLocalRandom.current().nextInt() << 32;
     private final AtomicInteger tidCounter = new AtomicInteger();
     private final AtomicLong unmatched = new AtomicLong();
@@ -94,6 +109,27 @@ public final class MadEngine implements AutoCloseable {
         this.tracer = tracer == null ? MadTracer.NONE : tracer;
     }
 
+    /** One multi-segment request being received: who sends it (LID and QP) and the low 32 bits of its TID. */
+    private record RequestTransfer(int lid, int qpn, int tid) {
+    }
+
+    /**
+     * How long a multi-segment request being received may wait for each segment, and how many
+     * times it is acknowledged again before it is aborted (default 1 s and 3).
+     */
+    public void requestSegmentTimeouts(Duration timeout, int retries) {
+        if (timeout.isNegative() || timeout.isZero() || retries < 0) {
+            throw new IllegalArgumentException("timeout " + timeout + " must be positive and retries " + retries + " at least 0");
+        }
+        this.requestSegmentTimeout = timeout;
+        this.requestSegmentRetries = retries;
+    }
+
+    /** Multi-segment requests that were aborted, stopped or stalled, and so never delivered. */
+    public long failedRequestTransfers() {
+        return failedRequestTransfers.get();
+    }
+
     /** A fresh transaction ID: a random 32-bit prefix of this engine and a counter. */
     public long newTransactionId() {
         return tidPrefix | (tidCounter.incrementAndGet() & 0xFFFF_FFFFL);
@@ -117,10 +153,12 @@ public final class MadEngine implements AutoCloseable {
     /**
      * Sends a request and waits for its response. A fresh TID is written into the request's
      * header; a missing response is retried with the same TID, and a response whose status says
-     * the responder is busy is retried too. A response that starts an RMPP transfer the transport
-     * does not reassemble is received to its end and returned reassembled.
+     * the responder is busy is retried too. A request longer than one MAD is sent by RMPP (each
+     * attempt a whole transfer, acknowledged by the receiver). A response that starts an RMPP
+     * transfer the transport does not reassemble is received to its end and returned reassembled.
      *
-     * @param request a 256-byte MAD whose header is filled in except the TID
+     * @param request a MAD whose header is filled in except the TID: 256 bytes, or for classes with
+     *                the RMPP header a transfer in the form {@link Rmpp} describes
      * @param to      where to send it
      * @param timeout how long to wait for each attempt (and each RMPP segment)
      * @param retries how many times to resend after the first attempt
@@ -158,8 +196,12 @@ public final class MadEngine implements AutoCloseable {
         int attempts = 0;
         while (true) {
             attempts++;
-            tracer.sent(request, to);
-            transport.send(request, to);
+            if (request.length > MadDecoder.MAD_SIZE) {
+                sendTransfer(request, to, timeout, retries);
+            } else {
+                tracer.sent(request, to);
+                transport.send(request, to);
+            }
             ReceivedMad reply = await(inbox, timeout);
             boolean busy = reply != null && !reply.dropped() && (Bits.u16(reply.mad(), STATUS_OFFSET) & Mad.STATUS_BUSY) != 0;
             if (reply != null && !reply.dropped() && !busy) {
@@ -208,7 +250,25 @@ public final class MadEngine implements AutoCloseable {
     }
 
     /**
-     * Waits for a request from another node (a Get/Set/Send for an agent we serve).
+     * Sends a transfer longer than one MAD: whole, with the RMPP header active, to a transport that
+     * segments it itself (the kernel's umad), else segmented by an {@link RmppSender}.
+     *
+     * @param transfer the transfer in the form {@link Rmpp} describes, its TID set
+     * @throws MadException when the receiver stops or aborts it, or leaves it unacknowledged past {@code retries}
+     */
+    void sendTransfer(byte[] transfer, MadAddress to, Duration timeout, int retries) {
+        if (transport.reassemblesRmpp(transfer[1] & 0xFF)) {
+            Rmpp.header(transfer).rmppVersion(Rmpp.VERSION).rmppType(Rmpp.TYPE_DATA).rmppRespTime(Rmpp.NO_RESP_TIME)
+                    .rmppFlags(Rmpp.FLAG_ACTIVE);
+            send(transfer, to);
+            return;
+        }
+        new RmppSender(this, transfer, to, timeout, retries).send();
+    }
+
+    /**
+     * Waits for a request from another node (a Get/Set/Send for an agent we serve); a request sent
+     * by RMPP comes out reassembled, longer than 256 bytes.
      *
      * @return the request, or null if none came in time
      */
@@ -251,10 +311,13 @@ public final class MadEngine implements AutoCloseable {
                 tracer.received(in);
                 byte[] mad = in.mad();
                 int tid = (int) Bits.u32(mad, TID_LOW_OFFSET);
-                if ((mad[3] & Mad.METHOD_RESP_MASK) != 0 || in.dropped()) {
-                    deliver(pending, tid, in);
-                } else if (Rmpp.isControl(in)) {
+                boolean control = Rmpp.isControl(in);
+                if (control && (rmppSenders.containsKey(tid) || Rmpp.header(mad).rmppType() == Rmpp.TYPE_ACK)) {
                     deliver(rmppSenders, tid, in);
+                } else if ((mad[3] & Mad.METHOD_RESP_MASK) != 0 || in.dropped()) {
+                    deliver(pending, tid, in);
+                } else if (Rmpp.isActive(mad, in.length()) && !transport.reassemblesRmpp(mad[1] & 0xFF)) {
+                    requestSegment(in, tid);
                 } else if (!rmppSenders.containsKey(tid)) {
                     requests.offer(in);
                 }
@@ -267,9 +330,48 @@ public final class MadEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * A packet of a request sent by RMPP: a segment (or the sender's STOP or ABORT) of a transfer
+     * being received goes to it; a lone First-and-Last segment is a whole request; a First segment
+     * starts receiving a transfer; anything else belongs to no transfer and is dropped.
+     */
+    private void requestSegment(ReceivedMad in, int tid) {
+        RequestTransfer key = new RequestTransfer(in.from().lid(), in.from().qpn(), tid);
+        BlockingQueue<ReceivedMad> transfer = requestTransfers.get(key);
+        if (transfer != null) {
+            if (!transfer.offer(in)) {
+                unmatched.incrementAndGet();
+            }
+            return;
+        }
+        int flags = Rmpp.header(in.mad()).rmppFlags();
+        if (!Rmpp.isData(in) || (flags & Rmpp.FLAG_FIRST) == 0 || rmppSenders.containsKey(tid)) {
+            unmatched.incrementAndGet(); // a late packet of a transfer over, or a copy of a request being answered
+        } else if ((flags & Rmpp.FLAG_LAST) != 0) {
+            requests.offer(in);
+        } else if (requestTransfers.size() >= MAX_REQUEST_TRANSFERS) {
+            send(Rmpp.control(in.mad(), true, Rmpp.TYPE_STOP, STATUS_RESOURCES_EXHAUSTED, 0, 0), in.from());
+        } else {
+            BlockingQueue<ReceivedMad> inbox = new ArrayBlockingQueue<>(INBOX);
+            requestTransfers.put(key, inbox);
+            Thread.ofVirtual().name("jrdma-rmpp-request").start(() -> receiveRequestTransfer(key, in, inbox));
+        }
+    }
+
+    private void receiveRequestTransfer(RequestTransfer key, ReceivedMad first, BlockingQueue<ReceivedMad> inbox) {
+        try {
+            requests.offer(new RmppReceiver(this, null, first, inbox, requestSegmentTimeout, requestSegmentRetries).receive());
+        } catch (RuntimeException e) {
+            failedRequestTransfers.incrementAndGet(); // the sender was told (ABORT), or it gave up itself
+        } finally {
+            requestTransfers.remove(key);
+        }
+    }
+
     private void stopWaiters() {
         pending.values().forEach(inbox -> inbox.offer(STOPPED));
         rmppSenders.values().forEach(inbox -> inbox.offer(STOPPED));
+        requestTransfers.values().forEach(inbox -> inbox.offer(STOPPED));
     }
 
     private void deliver(Map<Integer, BlockingQueue<ReceivedMad>> waiting, int tid, ReceivedMad in) {

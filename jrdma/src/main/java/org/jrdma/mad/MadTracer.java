@@ -1,6 +1,7 @@
 package org.jrdma.mad;
 
 import java.io.PrintStream;
+import java.util.function.Consumer;
 
 /**
  * Told about every MAD an engine sends and receives, for debugging: the seed's
@@ -25,23 +26,12 @@ public interface MadTracer {
 
     /** One line per MAD: direction, class, method, attribute, modifier, TID, status, LID. */
     static MadTracer summary(PrintStream out) {
-        return new MadTracer() {
-            @Override
-            public void sent(byte[] mad, MadAddress to) {
-                out.println("SEND " + MadDump.summary(mad) + " to LID " + to.lid() + " QP " + to.qpn());
-            }
+        return summary(out::print);
+    }
 
-            @Override
-            public void received(ReceivedMad mad) {
-                out.println("RECV " + MadDump.summary(mad.mad()) + " from LID " + mad.from().lid()
-                        + (mad.dropped() ? " (dropped by the fabric)" : ""));
-            }
-
-            @Override
-            public void timeout(byte[] request, MadAddress to, int attempts) {
-                out.println("TIMEOUT " + MadDump.summary(request) + " after " + attempts + " attempts");
-            }
-        };
+    /** Like {@link #summary(PrintStream)}, each line (with its newline) given to {@code out}. */
+    static MadTracer summary(Consumer<String> out) {
+        return printing(out, false);
     }
 
     /**
@@ -49,23 +39,36 @@ public interface MadTracer {
      * fields, the attribute component by component, and the bytes in hex.
      */
     static MadTracer dump(PrintStream out) {
-        MadTracer summary = summary(out);
+        return dump(out::print);
+    }
+
+    /**
+     * Like {@link #dump(PrintStream)}, the text of each MAD (its summary line and its decoding) given
+     * to {@code out} in one piece, so MADs traced from several threads do not interleave.
+     */
+    static MadTracer dump(Consumer<String> out) {
+        return printing(out, true);
+    }
+
+    /** A tracer giving {@code out} one summary line per event, each MAD decoded after its line if {@code decoded}. */
+    private static MadTracer printing(Consumer<String> out, boolean decoded) {
         return new MadTracer() {
             @Override
             public void sent(byte[] mad, MadAddress to) {
-                summary.sent(mad, to);
-                out.print(MadDump.describe(mad, mad.length));
+                out.accept("SEND " + MadDump.summary(mad) + " to LID " + to.lid() + " QP " + to.qpn() + "\n"
+                        + (decoded ? MadDump.describe(mad, mad.length) : ""));
             }
 
             @Override
             public void received(ReceivedMad mad) {
-                summary.received(mad);
-                out.print(MadDump.describe(mad.mad(), mad.length()));
+                out.accept("RECV " + MadDump.summary(mad.mad()) + " from LID " + mad.from().lid()
+                        + (mad.dropped() ? " (dropped by the fabric)" : "") + "\n"
+                        + (decoded ? MadDump.describe(mad.mad(), mad.length()) : ""));
             }
 
             @Override
             public void timeout(byte[] request, MadAddress to, int attempts) {
-                summary.timeout(request, to, attempts);
+                out.accept("TIMEOUT " + MadDump.summary(request) + " after " + attempts + " attempts\n");
             }
         };
     }

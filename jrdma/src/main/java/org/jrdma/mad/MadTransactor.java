@@ -39,7 +39,9 @@ import org.jrdma.path.IBPath;
  * {@link org.jrdma.path.IBDRPath} (its DrSLID, DrDLID and InitialPath) and as LID-routed SMPs to
  * the DLID of any other path, with the path's M_Key (IBA 14.2.1). SA requests carry the path's
  * SM_Key (IBA 15.2.1.1). GMPs go to the path's DLID, destination QP, Q_Key, P_Key and SL, with a
- * GRH to its DGID when it has one ({@link MadAddress#forPath}). Each request waits
+ * GRH to its DGID when it has one ({@link MadAddress#forPath}). A request of a class with the
+ * RMPP header (SA, vendor 0x30-0x4F) whose attribute does not fit one MAD, other than a Get, is
+ * sent by RMPP (IBA 13.6). Each request waits
  * {@link IBPath#madTimeout()} per attempt and is resent {@link IBPath#retries()} times, unless
  * {@link #withTimeouts} fixes both.
  *
@@ -55,7 +57,7 @@ import org.jrdma.path.IBPath;
  * <p><b>Serving.</b> {@link #registerServer} makes this end port an agent for a class;
  * {@link MadEngine#receiveRequest} gives the requests, {@link #parseRequest} decodes them, and
  * {@link #sendReply}, {@link #sendErrorReply} and {@link #sendErrorException} answer, by RMPP when
- * the reply is longer than one MAD.
+ * the reply is longer than one MAD; requests that came by RMPP are handed over reassembled.
  *
  * <p>Thread-safe: any number of threads (the {@link MadSchedule}'s tasks) may call it at once.
  * {@link SaTransactor} answers SubnGet from the SA instead.
@@ -475,17 +477,9 @@ public sealed class MadTransactor permits SaTransactor {
     }
 
     private void sendTransfer(byte[] transfer, IncomingRequest request) {
-        int mgmtClass = request.mgmtClass();
         IBPath path = request.replyPath();
-        MadAddress to = MadAddress.forPath(path, mgmtClass);
-        if (engine.transport().reassemblesRmpp(mgmtClass)) {
-            Rmpp.header(transfer).rmppVersion(Rmpp.VERSION).rmppType(Rmpp.TYPE_DATA).rmppRespTime(Rmpp.NO_RESP_TIME)
-                    .rmppFlags(Rmpp.FLAG_ACTIVE);
-            engine.send(transfer, to);
-            return;
-        }
         try {
-            new RmppSender(engine, transfer, to, timeout(path), retries(path)).send();
+            engine.sendTransfer(transfer, MadAddress.forPath(path, request.mgmtClass()), timeout(path), retries(path));
         } catch (MadException e) {
             throw inContext(e, "RMPP reply to " + MadDump.summary(request.mad().mad()) + " on " + path,
                     new MadException.Exchange(request.mad().mad(), e.reply().orElse(null), path));

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -21,10 +20,8 @@ import org.jrdma.MadTimeoutException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.mad.RmppHeader;
-import org.jrdma.iba.mad.SaFormat;
 import org.jrdma.iba.sa.SaNodeRecord;
 import org.jrdma.iba.wire.Bits;
-import org.jrdma.iba.wire.MadDecoder;
 import org.jrdma.mad.sim.IbsimClient;
 import org.jrdma.path.IBPath;
 import org.jrdma.testkit.fabric.Fabric;
@@ -40,7 +37,7 @@ import org.junit.jupiter.api.Test;
  */
 @SimulatedFabric(topology = "two-switch")
 class RmppTest {
-    private static final int SA_VERSION = 2;
+    static final int SA_VERSION = 2;
     private static final long GET_TABLE = 1L << Mad.METHOD_GET_TABLE;
 
     @Test
@@ -125,14 +122,7 @@ class RmppTest {
             CompletableFuture<List<SaNodeRecord>> fetch = fetchAsync(client, raw.lid());
             IbsimClient.SimPacket request = raw.nextRequest();
             raw.sendTo(request, raw.segments(request, 40).getFirst());
-            RmppHeader ack = Rmpp.header(raw.nextControl());
-            assertEquals(Rmpp.TYPE_ACK, ack.rmppType());
-            assertEquals(1, ack.data1());
-            assertEquals(1 + RmppReceiver.WINDOW, ack.data2(), "the next window");
-            assertEquals(Rmpp.TYPE_ACK, Rmpp.header(raw.nextControl()).rmppType(), "acknowledged again after a timeout");
-            RmppHeader abort = Rmpp.header(raw.nextControl());
-            assertEquals(Rmpp.TYPE_ABORT, abort.rmppType());
-            assertEquals(Rmpp.STATUS_T2L, abort.rmppStatus());
+            raw.expectStallAborted();
             MadException e = failure(fetch);
             assertInstanceOf(MadTimeoutException.class, e);
             assertTrue(e.getMessage().contains("stalled after segment 1"), e.getMessage());
@@ -234,7 +224,7 @@ class RmppTest {
     }
 
     /** {@code count} distinct NodeRecords. */
-    private static List<SaNodeRecord> records(int count) {
+    static List<SaNodeRecord> records(int count) {
         List<SaNodeRecord> records = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
             SaNodeRecord r = new SaNodeRecord().lid(i);
@@ -257,82 +247,5 @@ class RmppTest {
             return assertInstanceOf(MadException.class, e.getCause());
         }
         throw new AssertionError("the transfer did not fail");
-    }
-
-    /** The other end of a transfer played by hand: an ibsim client declared its port's SM, with no engine. */
-    private static final class RawPeer implements AutoCloseable {
-        private final IbsimClient client;
-
-        RawPeer(Fabric fabric, String node) {
-            client = IbsimClient.attach(fabric.socketName(), node);
-            client.setIsSm(true);
-        }
-
-        int lid() {
-            return client.endPort().lid();
-        }
-
-        /** The next SA packet (ibsim also hands this SM-declared port OpenSM's SMInfo queries), within 10 s. */
-        byte[] next(java.util.function.Predicate<byte[]> wanted) {
-            return packet(wanted).mad();
-        }
-
-        IbsimClient.SimPacket packet(java.util.function.Predicate<byte[]> wanted) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (System.nanoTime() < deadline) {
-                IbsimClient.SimPacket p = client.receive(100);
-                if (p != null && p.mad()[1] == Mad.CLASS_SUBN_ADM && wanted.test(p.mad())) {
-                    return p;
-                }
-            }
-            throw new AssertionError("nothing came");
-        }
-
-        IbsimClient.SimPacket nextRequest() {
-            return packet(m -> m[3] == Mad.METHOD_GET_TABLE && !Rmpp.isActive(m, m.length));
-        }
-
-        byte[] nextControl() {
-            return next(m -> Rmpp.isActive(m, m.length) && Rmpp.header(m).rmppType() != Rmpp.TYPE_DATA);
-        }
-
-        /** The segments of a reply to {@code request} holding {@code count} records. */
-        List<byte[]> segments(IbsimClient.SimPacket request, int count) {
-            int stride = SaNodeRecord.SIZE;
-            byte[] transfer = Arrays.copyOf(MadReplies.response(request.mad(), 0), MadDecoder.SA_DATA_OFFSET + count * stride);
-            new SaFormat(transfer, 0).attributeOffset(stride / 8);
-            List<SaNodeRecord> records = records(count);
-            for (int i = 0; i < count; i++) {
-                records.get(i).pack(transfer, MadDecoder.SA_DATA_OFFSET + i * stride);
-            }
-            return Rmpp.segments(transfer);
-        }
-
-        void sendTo(IbsimClient.SimPacket request, byte[] mad) {
-            client.send(mad, request.slid(), request.sqp(), 1);
-        }
-
-        void send(byte[] mad, int lid) {
-            client.send(mad, lid, 1, 1);
-        }
-
-        /** Sends a NodeRecord GetTable to the SA-like server at {@code lid}; returns its TID. */
-        long sendGetTable(int lid) {
-            byte[] mad = new byte[MadDecoder.MAD_SIZE];
-            mad[0] = Mad.BASE_VERSION;
-            mad[1] = Mad.CLASS_SUBN_ADM;
-            mad[2] = SA_VERSION;
-            mad[3] = Mad.METHOD_GET_TABLE;
-            long tid = 0x7261770000000001L;
-            Bits.u64(mad, 8, tid);
-            Bits.u16(mad, 16, SaNodeRecord.ATTRIBUTE_ID);
-            send(mad, lid);
-            return tid;
-        }
-
-        @Override
-        public void close() {
-            client.close();
-        }
     }
 }

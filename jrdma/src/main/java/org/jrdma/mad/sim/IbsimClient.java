@@ -11,6 +11,8 @@ import org.jrdma.RdmaException;
 import java.util.ArrayList;
 import java.util.List;
 import org.jrdma.devices.EndPort;
+import org.jrdma.devices.RdmaDevice;
+import org.jrdma.iba.NodeType;
 import org.jrdma.devices.LinkLayer;
 import org.jrdma.ffi.UnixDatagramSocket;
 import org.jrdma.iba.Gid;
@@ -65,6 +67,7 @@ public final class IbsimClient implements AutoCloseable {
     private static final int CTL_ERROR = 0;
     private static final int CTL_CONNECT = 1;
     private static final int CTL_DISCONNECT = 2;
+    private static final int CTL_GET_VENDOR = 4;
     private static final int CTL_GET_NODEINFO = 7;
     private static final int CTL_GET_PORTINFO = 8;
     private static final int CTL_SET_ISSM = 9;
@@ -73,9 +76,12 @@ public final class IbsimClient implements AutoCloseable {
     private static final int SMP_DATA_OFFSET = 64;
     private static final int IBSIM_UNSET_SUBNET_TIMEOUT = 31;
     private static final int DEFAULT_SUBNET_TIMEOUT = 18;
+    /** What libumad2sim writes into {@code hca_type} for a simulated device. */
+    public static final String SIM_HCA_TYPE = "simulator";
     /** The device name libumad2sim gives a simulated port, used for ours too. */
     public static final String SIM_DEVICE = "ibsim0";
     private static final VarHandle HOST_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
+    private static final VarHandle HOST_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
     private static final VarHandle BE_SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle BE_INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     private static final VarHandle BE_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
@@ -92,6 +98,7 @@ public final class IbsimClient implements AutoCloseable {
     private final SmpPortInfo portInfo;
     private final int[] pkeys;
     private final EndPort endPort;
+    private final RdmaDevice device;
 
     private IbsimClient(String socketName, String node, boolean issm) {
         this.socketName = socketName;
@@ -132,6 +139,7 @@ public final class IbsimClient implements AutoCloseable {
                 pkeys[i] = (short) BE_SHORT.get(pk, CTL_DATA + 2 * i) & 0xFFFF;
             }
             this.endPort = readEndPort();
+            this.device = readDevice();
         } catch (RuntimeException e) {
             closeQuietly(control, e);
             closeQuietly(data, e);
@@ -189,6 +197,28 @@ public final class IbsimClient implements AutoCloseable {
      */
     public EndPort endPort() {
         return endPort;
+    }
+
+    /**
+     * The simulated node as the RDMA device libumad2sim presents it: {@code ibsim0}, HCA type
+     * {@code simulator}, the firmware and hardware versions ibsim reports (GET_VENDOR: firmware
+     * version 1, hardware version NodeInfo:Revision, both written in hex as libumad2sim writes
+     * {@code fw_ver} and {@code hw_rev}), the node and system image GUIDs, and {@link #endPort()}
+     * as its only port. The node description is empty: libumad2sim writes none.
+     */
+    public RdmaDevice device() {
+        return device;
+    }
+
+    /** The device of {@link #device()}, from ibsim's GET_VENDOR record ({@code struct sim_vendor}). */
+    private RdmaDevice readDevice() {
+        byte[] vendor = control(CTL_GET_VENDOR, clientId, new byte[0], "GET_VENDOR");
+        int hwVersion = (int) HOST_INT.get(vendor, CTL_DATA + 8);
+        long fwVersion = (long) HOST_LONG.get(vendor, CTL_DATA + 16);
+        return RdmaDevice.builder(SIM_DEVICE).nodeType(NodeType.fromValueOrNull(nodeInfo.nodeType()))
+                .nodeGuid(nodeInfo.nodeGuid()).sysImageGuid(nodeInfo.systemImageGuid())
+                .fwVersion(Long.toHexString(fwVersion)).hwRevision(Integer.toHexString(hwVersion)).hcaType(SIM_HCA_TYPE)
+                .endPort(endPort).build();
     }
 
     /** Asks the attached node for its NodeInfo and PortInfo by directed route to itself. */

@@ -3,6 +3,8 @@ package org.jrdma.mad.sim;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jrdma.iba.Mad;
+import org.jrdma.iba.mad.MadHeader;
+import org.jrdma.iba.mad.RmppHeader;
 import org.jrdma.iba.wire.Bits;
 import org.jrdma.mad.MadAddress;
 import org.jrdma.mad.MadReplies;
@@ -29,6 +31,8 @@ import org.jrdma.mad.ReceivedMad;
  */
 public final class IbsimTransport implements MadTransport {
     private static final int VENDOR_OUI_OFFSET = 37;
+    private static final int RMPP_ACTIVE = 0x1;
+    private static final int RMPP_DATA = 1;
 
     private final IbsimClient client;
     private final List<Agent> agents = new CopyOnWriteArrayList<>();
@@ -36,9 +40,26 @@ public final class IbsimTransport implements MadTransport {
     private record Agent(int mgmtClass, int classVersion, long methodMask, int oui) {
         boolean serves(byte[] mad) {
             int method = mad[3] & 0x7F;
+            return ((methodMask >>> method & 1) != 0 || isRmppControl(mad)) && ours(mad);
+        }
+
+        private boolean ours(byte[] mad) {
             boolean ouiClass = mgmtClass >= Mad.CLASS_VENDOR_RANGE2_START && mgmtClass <= Mad.CLASS_VENDOR_RANGE2_END;
-            return (mad[1] & 0xFF) == mgmtClass && (mad[2] & 0xFF) == classVersion && (methodMask >>> method & 1) != 0
+            return (mad[1] & 0xFF) == mgmtClass && (mad[2] & 0xFF) == classVersion
                     && (!ouiClass || Bits.get(mad, VENDOR_OUI_OFFSET, 0, 24) == oui);
+        }
+
+        /**
+         * An RMPP ACK, STOP or ABORT (IBA 13.6.2) carries the method of the transfer's DATA with the R
+         * bit toggled, which need not be one the agent serves (a Set's response is a GetResp, whose
+         * ACKs go as Gets): like the kernel, hand those to the agent of the class whatever their method.
+         */
+        private static boolean isRmppControl(byte[] mad) {
+            int mgmtClass = mad[1] & 0xFF;
+            boolean rmppClass = mgmtClass == Mad.CLASS_SUBN_ADM
+                    || mgmtClass >= Mad.CLASS_VENDOR_RANGE2_START && mgmtClass <= Mad.CLASS_VENDOR_RANGE2_END;
+            RmppHeader h = new RmppHeader(mad, MadHeader.SIZE);
+            return rmppClass && h.rmppVersion() != 0 && (h.rmppFlags() & RMPP_ACTIVE) != 0 && h.rmppType() != RMPP_DATA;
         }
     }
 

@@ -1,0 +1,125 @@
+package org.jrdma.tools;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jrdma.NoSuchDeviceException;
+import org.jrdma.Rdma;
+import org.jrdma.RdmaException;
+import org.jrdma.devices.EndPort;
+import org.jrdma.devices.RdmaDevice;
+import org.jrdma.devices.SysfsDevices;
+import org.jrdma.mad.sim.IbsimTransport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code ibtool ibstat}: the local RDMA devices and their end ports as infiniband-diags' ibstat
+ * prints them, read from sysfs ({@link Rdma#getDevices()}), or with {@code --sim} the simulated
+ * node as libumad2sim presents it to the C tools ({@code ibsim0}).
+ */
+@Command(name = "ibstat", mixinStandardHelpOptions = true,
+        description = {"Show the local RDMA devices (CAs) and their ports: state, physical state, rate, LIDs, capability "
+                + "mask, port GUID, link layer, as infiniband-diags' ibstat prints them.",
+                "With CA only that device (the first whose name CA starts with), with PORT only that port."})
+final class IbstatCommand implements Callable<Integer> {
+    @Mixin
+    SimOptions sim;
+
+    @Option(names = {"-l", "--list_of_cas"}, description = "list the names of the RDMA devices")
+    boolean listOnly;
+
+    @Option(names = {"-s", "--short"}, description = "short output: the device headers without the ports")
+    boolean shortFormat;
+
+    @Option(names = {"-p", "--port_list"}, description = "list the port GUIDs")
+    boolean listPorts;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "CA", description = "the device to show, for example mlx5_0")
+    String ca;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "PORT", description = "the port of CA to show")
+    String port;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        Integer portNumber = portNumber();
+        List<RdmaDevice> devices = devices();
+        if (ca != null) {
+            devices = List.of(devices.stream().filter(d -> ca.startsWith(d.name())).findFirst()
+                    .orElseThrow(() -> new NoSuchDeviceException(ca, "'" + ca + "' IB device can't be found")));
+        }
+        // A simulated node has no link_layer file under libumad2sim, so ibstat says "IB" there, and never FDR10.
+        IbstatFormat format = sim.requested() ? new IbstatFormat(false, p -> false) : new IbstatFormat(true, IbstatCommand::isFdr10);
+        StringBuilder text = new StringBuilder();
+        for (RdmaDevice device : devices) {
+            if (listPorts) {
+                device.endPorts().stream().map(IbstatFormat::portGuid).filter(g -> g.value() != 0)
+                        .forEach(g -> text.append(g.toHexString()).append('\n'));
+            } else if (listOnly) {
+                text.append(device.name()).append('\n');
+            } else if (shortFormat) {
+                text.append(format.header(device));
+            } else if (portNumber != null) {
+                text.append(format.alone(device, selectedPort(device, portNumber)));
+            } else {
+                text.append(format.device(device));
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(text);
+        out.flush();
+        return ExitCodes.OK;
+    }
+
+    private List<RdmaDevice> devices() {
+        if (!sim.requested()) {
+            return Rdma.getDevices();
+        }
+        try (IbsimTransport transport = sim.attach()) {
+            return List.of(transport.client().device());
+        }
+    }
+
+    /** PORT, if given; like ibstat's {@code strtol}, a number in decimal, hex {@code 0x..} or octal {@code 0..}. */
+    private Integer portNumber() {
+        try {
+            return port == null ? null : Integer.decode(port);
+        } catch (NumberFormatException e) {
+            throw new UsageException("bad port number \"" + port + "\"");
+        }
+    }
+
+    /**
+     * Whether the kernel's rate text of the port ({@code 10 Gb/sec (1X FDR10)}) names FDR10 before
+     * its closing parenthesis, the test ibstat makes on sysfs itself.
+     */
+    private static boolean isFdr10(EndPort port) {
+        Path rate = SysfsDevices.SYSFS.resolve(Path.of("class", "infiniband", port.deviceName(), "ports",
+                Integer.toString(port.portNumber()), "rate"));
+        try {
+            String text = Files.readString(rate);
+            int close = text.indexOf(')');
+            return close >= 5 && text.regionMatches(true, close - 5, "FDR10", 0, 5);
+        } catch (IOException | UncheckedIOException e) {
+            return false;
+        }
+    }
+
+    private static EndPort selectedPort(RdmaDevice device, int number) {
+        return device.endPort(number).orElseThrow(() -> new RdmaException(IbstatFormat.nodeType(device) + ": '"
+                + device.name() + "' has no port number " + number + " - max (" + IbstatFormat.numPorts(device)
+                + "); stat of IB device '" + device.name() + "' failed"));
+    }
+}

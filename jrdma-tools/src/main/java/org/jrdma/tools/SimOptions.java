@@ -1,0 +1,29 @@
+package org.jrdma.tools;
+
+import org.jrdma.mad.sim.IbsimTransport;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --sim} and {@code --sim-node}: attach to a node of an ibsim simulated fabric instead of
+ * a kernel device, as libumad2sim does for the C tools ({@code $IBSIM_SOCKNAME}, {@code $SIM_HOST}).
+ */
+public final class SimOptions {
+    @Option(names = "--sim", arity = "0..1", paramLabel = "SOCKNAME", fallbackValue = "",
+            description = "attach to an ibsim simulated fabric instead of a device; SOCKNAME defaults to $IBSIM_SOCKNAME, else \"sim\"")
+    String sim;
+
+    @Option(names = "--sim-node", paramLabel = "NODE", description = "the simulated node to attach at (default: $SIM_HOST, else ibsim's first node)")
+    String simNode;
+
+    /** Whether {@code --sim} was given. */
+    boolean requested() {
+        return sim != null;
+    }
+
+    /** Attaches to the simulated fabric and node these options name. */
+    IbsimTransport attach() {
+        String socket = !sim.isEmpty() ? sim : System.getenv().getOrDefault("IBSIM_SOCKNAME", "sim");
+        String node = simNode != null ? simNode : System.getenv("SIM_HOST");
+        return IbsimTransport.attach(socket, node);
+    }
+}
