@@ -1,5 +1,8 @@
 package org.jrdma.verbs;
 
+import static org.jrdma.testkit.vm.VmChecks.equal;
+import static org.jrdma.testkit.vm.VmChecks.require;
+
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -12,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.jrdma.testkit.vm.VmChecks;
 import org.jrdma.AsyncException;
 import org.jrdma.SysException;
 import org.jrdma.WcException;
@@ -38,7 +42,7 @@ public final class VerbsInVm {
 
     private final String device;
     private final Arena arena = Arena.ofShared();
-    private int failures;
+    private final VmChecks checks = new VmChecks();
 
     private Context ctx;
     private Gid gid;
@@ -57,39 +61,13 @@ public final class VerbsInVm {
 
     /** Runs every check on the device named by the first argument (default {@code rxe0}). */
     public static void main(String[] args) throws Exception {
-        VerbsInVm checks = new VerbsInVm(args.length > 0 ? args[0] : "rxe0");
-        checks.run();
-        System.out.println("DONE failures=" + checks.failures);
-        System.exit(Math.min(checks.failures, 100));
+        VerbsInVm program = new VerbsInVm(args.length > 0 ? args[0] : "rxe0");
+        program.run();
+        program.checks.exit();
     }
 
-    /** A check: throws (an assertion or an exception) to fail. */
-    private interface Check {
-        void run() throws Exception;
-    }
-
-    private void check(String name, Check check) {
-        long start = System.nanoTime();
-        try {
-            check.run();
-            System.out.println("PASS " + name + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
-        } catch (Throwable t) {
-            failures++;
-            System.out.println("FAIL " + name + ": " + t);
-            t.printStackTrace(System.out);
-        }
-    }
-
-    private static void require(boolean condition, String what) {
-        if (!condition) {
-            throw new AssertionError(what);
-        }
-    }
-
-    private static void equal(Object expected, Object actual, String what) {
-        if (!expected.equals(actual)) {
-            throw new AssertionError(what + ": expected " + expected + ", got " + actual);
-        }
+    private void check(String name, VmChecks.Check check) {
+        checks.check(name, check);
     }
 
     private void run() throws Exception {
@@ -178,7 +156,7 @@ public final class VerbsInVm {
         System.out.println("  gid[0]: " + gid);
     }
 
-    private static void expectSys(String call, int errno, Check action) throws Exception {
+    private static void expectSys(String call, int errno, VmChecks.Check action) throws Exception {
         try {
             action.run();
             throw new AssertionError(call + " did not fail");
@@ -711,7 +689,7 @@ public final class VerbsInVm {
         qps[1].close();
     }
 
-    private static void expectClosed(Check action) throws Exception {
+    private static void expectClosed(VmChecks.Check action) throws Exception {
         try {
             action.run();
             throw new AssertionError("a closed object was used");

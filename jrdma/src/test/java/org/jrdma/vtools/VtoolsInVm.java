@@ -1,5 +1,8 @@
 package org.jrdma.vtools;
 
+import static org.jrdma.testkit.vm.VmChecks.equal;
+import static org.jrdma.testkit.vm.VmChecks.require;
+
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -16,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import org.jrdma.testkit.vm.VmChecks;
 import org.jrdma.AsyncException;
 import org.jrdma.Rdma;
 import org.jrdma.devices.EndPort;
@@ -61,7 +65,7 @@ public final class VtoolsInVm {
     private final EndPort endPort;
     private final Gid gid;
     private final Arena arena = Arena.ofShared();
-    private int failures;
+    private final VmChecks checks = new VmChecks();
     private Side a;
     private Side b;
 
@@ -72,39 +76,13 @@ public final class VtoolsInVm {
 
     /** Runs every check on the default end port ({@code rxe0/1} in the VM). */
     public static void main(String[] args) throws Exception {
-        VtoolsInVm checks = new VtoolsInVm(Rdma.getEndPort());
-        checks.run();
-        System.out.println("DONE failures=" + checks.failures);
-        System.exit(Math.min(checks.failures, 100));
+        VtoolsInVm program = new VtoolsInVm(Rdma.getEndPort());
+        program.run();
+        program.checks.exit();
     }
 
-    /** A check: throws (an assertion or an exception) to fail. */
-    private interface Check {
-        void run() throws Exception;
-    }
-
-    private void check(String name, Check check) {
-        long start = System.nanoTime();
-        try {
-            check.run();
-            System.out.println("PASS " + name + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
-        } catch (Throwable t) {
-            failures++;
-            System.out.println("FAIL " + name + ": " + t);
-            t.printStackTrace(System.out);
-        }
-    }
-
-    private static void require(boolean condition, String what) {
-        if (!condition) {
-            throw new AssertionError(what);
-        }
-    }
-
-    private static void equal(Object expected, Object actual, String what) {
-        if (!expected.equals(actual)) {
-            throw new AssertionError(what + ": expected " + expected + ", got " + actual);
-        }
+    private void check(String name, VmChecks.Check check) {
+        checks.check(name, check);
     }
 
     /** One end of the RC connection: its own context, CQ with a channel, QP, pool and RDMA target. */
@@ -484,7 +462,7 @@ public final class VtoolsInVm {
         return ctx.pd().qp(QpType.UD, 1, cq, 1, cq);
     }
 
-    private static void expect(Class<? extends Throwable> type, Check action, String what) throws AssertionError {
+    private static void expect(Class<? extends Throwable> type, VmChecks.Check action, String what) throws AssertionError {
         try {
             action.run();
         } catch (Throwable t) {

@@ -110,7 +110,8 @@ public final class SoftRoceVm {
      *
      * @param timeout     how long the whole VM run may take
      * @param main        the class whose {@code main} runs
-     * @param classPathOf classes whose locations make the class path ({@code main}'s is added)
+     * @param classPathOf classes whose locations make the class path ({@code main}'s and the test
+     *                    kit's, for {@link VmChecks}, are added)
      * @param args        the program's arguments
      */
     public VmResult runJava(Duration timeout, Class<?> main, List<Class<?>> classPathOf, String... args) {
@@ -121,8 +122,10 @@ public final class SoftRoceVm {
                 locations.add(location);
             }
         }
-        if (!locations.contains(location(main))) {
-            locations.add(location(main));
+        for (String location : List.of(location(main), location(VmChecks.class))) {
+            if (!locations.contains(location)) {
+                locations.add(location);
+            }
         }
         StringBuilder command = new StringBuilder(quote(Path.of(System.getProperty("java.home"), "bin", "java").toString()))
                 .append(" --enable-native-access=ALL-UNNAMED -cp ").append(quote(String.join(":", locations)))

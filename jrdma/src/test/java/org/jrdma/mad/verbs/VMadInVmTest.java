@@ -7,7 +7,6 @@ import org.jrdma.iba.Gid;
 import org.jrdma.testkit.Peers;
 import org.jrdma.testkit.vm.PassFailChecks;
 import org.jrdma.testkit.vm.SoftRoceVm;
-import org.jrdma.testkit.vm.VmChecks;
 import org.jrdma.testkit.vm.VmResult;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -33,7 +32,7 @@ class VMadInVmTest {
     Stream<DynamicTest> vmadOnSoftRoce() {
         Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
         VmResult result = SoftRoceVm.builder().module("ib_cm").build()
-                .runJava(Duration.ofMinutes(5), VMadInVm.class, List.of(VMad.class, Gid.class, VmChecks.class));
+                .runJava(Duration.ofMinutes(5), VMadInVm.class, List.of(VMad.class, Gid.class));
         System.out.println("VMadInVm in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n" + result.output());
         return PassFailChecks.of(result, CHECKS);
     }
