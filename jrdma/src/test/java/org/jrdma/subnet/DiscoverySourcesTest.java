@@ -42,6 +42,26 @@ class DiscoverySourcesTest {
         }
     }
 
+    /**
+     * The whole tables at once, by RMPP: served by a jrdma agent holding OpenSM's records (read
+     * one at a time), since OpenSM behind ibsim cannot send multi-packet answers.
+     */
+    @Test
+    void wholeSaTablesByRmppGiveTheSameSubnet(Fabric fabric) {
+        try (MadEngine engine = engine(fabric, "node01 HCA-1")) {
+            MadTransactor sa = transactor(engine);
+            Subnet fromOpenSm = SubnetDiscovery.fromSa(sa).subnet();
+            try (SaTablesServer server = new SaTablesServer(fabric, "node07 HCA-1", fromOpenSm)) {
+                MadTransactor viaServer = sa.withSaPath(sa.saPath().copy(b -> b.dlid(server.lid())));
+                SubnetDiscovery tables = SubnetDiscovery.fromSaTables(viaServer);
+                assertEquals(List.of(), tables.problems());
+                assertEquals(ibnetdiscover(fabric, "node01 HCA-1"), withoutDate(TopologyWriter.write(tables.subnet(), WHEN)));
+                assertEquals(4, server.tablesServed(), "four GetTables, nothing else");
+                assertEquals(14, server.nodeRecords(), "14 NodeRecords of 112 bytes: eight RMPP segments");
+            }
+        }
+    }
+
     @Test
     void lidRoutedRefreshOfADirectedRouteDiscoveryIsTheSame(Fabric fabric) {
         try (MadEngine engine = engine(fabric, "node05 HCA-1")) {
