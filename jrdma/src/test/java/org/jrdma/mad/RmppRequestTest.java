@@ -149,6 +149,30 @@ class RmppRequestTest {
     }
 
     @Test
+    void theServerStopsTransfersBeyondItsLimit(Fabric fabric) throws Exception {
+        try (RawToServer ends = new RawToServer(fabric)) {
+            ends.server().engine.requestSegmentTimeouts(Duration.ofSeconds(5), 0);
+            for (int i = 0; i <= MadEngine.MAX_REQUEST_TRANSFERS; i++) {
+                ends.raw().send(setSegments(0x6000 + i).getFirst(), ends.server().lid());
+            }
+            int acks = 0;
+            byte[] stop = null;
+            for (int i = 0; i <= MadEngine.MAX_REQUEST_TRANSFERS; i++) {
+                byte[] control = ends.raw().nextControl();
+                if (Rmpp.header(control).rmppType() == Rmpp.TYPE_ACK) {
+                    acks++;
+                } else {
+                    stop = control;
+                }
+            }
+            assertEquals(MadEngine.MAX_REQUEST_TRANSFERS, acks, "every transfer within the limit was started");
+            assertEquals(Rmpp.TYPE_STOP, Rmpp.header(stop).rmppType(), "the sender of one more is told to stop");
+            assertEquals(1, Rmpp.header(stop).rmppStatus(), "resources exhausted");
+            assertEquals(0x6000 + MadEngine.MAX_REQUEST_TRANSFERS, Bits.u32(stop, 12), "the one past the limit");
+        }
+    }
+
+    @Test
     void theClientAbortsARequestItsReceiverNeverAcknowledges(Fabric fabric) throws Exception {
         try (SimAgent client = new SimAgent(fabric, "node01 HCA-1");
                 RawPeer raw = new RawPeer(fabric, "node04 HCA-1")) {
