@@ -83,18 +83,22 @@ public final class FabricOptions {
     }
 
     /**
-     * An SMP client whose SubnGets the subnet administrator answers from its records
-     * ({@link SaTransactor}), with these options' timeout, retries and M_Key.
+     * A transactor whose SubnGets the subnet administrator answers from its records
+     * ({@link SaTransactor}), with these options' timeout and retries.
      *
      * @throws UsageException if the engine's transport does not say which end port it is on (the SA path needs it)
      */
-    SmpClient saSmp(MadEngine engine) {
+    SaTransactor saTransactor(MadEngine engine) {
         if (!(engine.transport() instanceof IbsimTransport simulated)) {
             throw new UsageException("--sa needs the end port the MADs leave from, which only --sim knows in this build");
         }
-        MadTransactor transactor = new MadTransactor(engine, simulated.client().endPort())
-                .withTimeouts(Duration.ofMillis(timeoutMillis), retries);
-        return new SmpClient(new SaTransactor(transactor), mKey);
+        return new SaTransactor(new MadTransactor(engine, simulated.client().endPort())
+                .withTimeouts(Duration.ofMillis(timeoutMillis), retries));
+    }
+
+    /** An SMP client whose SubnGets the SA answers ({@link #saTransactor}), with these options' M_Key. */
+    SmpClient saSmp(MadEngine engine) {
+        return new SmpClient(saTransactor(engine), mKey);
     }
 
     /** Reads an M_Key: 64 bits as C's {@code strtoull} with base 0 reads them (decimal, or hex after 0x). */

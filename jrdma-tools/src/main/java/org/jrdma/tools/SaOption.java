@@ -2,6 +2,7 @@ package org.jrdma.tools;
 
 import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.SmpClient;
+import org.jrdma.subnet.SubnetDiscovery;
 import picocli.CommandLine.Option;
 
 /**
@@ -13,6 +14,14 @@ final class SaOption {
     @Option(names = "--sa", description = "go through the SA: read each attribute from the subnet administrator's record "
             + "of it instead of asking the node")
     boolean sa;
+
+    /**
+     * The subnet, discovered from the SA's records with {@code --sa} ({@link SubnetDiscovery#fromSa}),
+     * else by directed-route SMPs.
+     */
+    SubnetDiscovery discover(FabricOptions fabric, MadEngine engine) {
+        return sa ? SubnetDiscovery.fromSa(fabric.saTransactor(engine)) : SubnetDiscovery.run(fabric.smp(engine));
+    }
 
     /** The SMP client the option asks for: answered by the SA with {@code --sa}, else by the nodes. */
     SmpClient smp(FabricOptions fabric, MadEngine engine) {

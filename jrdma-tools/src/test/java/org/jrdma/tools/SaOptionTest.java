@@ -14,8 +14,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code --sa}: {@code ibtool smpquery --sa} and {@code ibroute --sa} read the attributes from
- * OpenSM's SA records (through {@link org.jrdma.mad.SaTransactor}) and print what the C tools print
- * when they ask the nodes themselves, on the fat tree, attached at node01.
+ * OpenSM's SA records (through {@link org.jrdma.mad.SaTransactor}), and {@code ibnetdiscover},
+ * {@code ibhosts}, {@code ibswitches} and {@code ibnodes} discover the subnet from them
+ * ({@link org.jrdma.subnet.SubnetDiscovery#fromSa}); each prints what the C tool prints when it asks
+ * the nodes themselves, on the fat tree.
  *
  * <p>One field legitimately differs: NodeInfo:LocalPortNum, and a switch's PortInfo:LocalPortNum
  * for port 0, say which port the SMP came in by. The SA's copy is what OpenSM read from its own
@@ -53,6 +55,17 @@ class SaOptionTest {
             IbtoolRun ours = IbtoolRun.of(args.toArray(String[]::new));
             assertEquals(0, ours.exitCode(), ours.err());
             return new Outputs(c.stdout(), ours.out());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ibnetdiscover", "ibhosts", "ibswitches", "ibnodes"})
+    void discoveryFromTheSaPrintsWhatTheCToolDiscoversByDirectedRoute(String tool, Fabric fabric) {
+        for (String node : List.of(AT, "spine1", "leaf3")) {
+            ToolResult c = fabric.runAt(node, tool).orThrow();
+            IbtoolRun ours = IbtoolRun.of(tool, "--sim", fabric.socketName(), "--sim-node", node, "--sa");
+            assertEquals(0, ours.exitCode(), ours.err());
+            assertEquals(IbtoolRun.withoutDate(c.stdout()), IbtoolRun.withoutDate(ours.out()), tool + " at " + node);
         }
     }
 
