@@ -55,10 +55,12 @@ public final class SubnetDiscovery {
      * RMPP.
      *
      * <p>What the SA cannot provide, compared with directed-route discovery: {@link Node#route()}
-     * (nodes have LID targets), the NodeInfo LocalPortNum of the port each node was reached
-     * through (the NodeRecord's is that of the LID's port: 0 for a switch), PortInfo as the
-     * port holds it now rather than as of the SM's last sweep, and anything without a LID (a
-     * subnet no SM brought up). OpenSM also reports M_Key as 0 to requesters that are not trusted.
+     * (nodes have LID targets); NodeInfo's LocalPortNum and a switch port's PortInfo LocalPortNum
+     * as seen from here (the records hold the port OpenSM's SMPs came in by); the PortInfo of a
+     * switch port whose link is down beyond its state and physical state (OpenSM keeps the rest
+     * zero); attributes as the nodes hold them now rather than as of the SM's last sweep; and
+     * anything without a LID (a subnet no SM brought up). None of these changes what
+     * {@link TopologyWriter} prints.
      *
      * @throws IllegalArgumentException if the transactor's end port is unknown
      * @throws IllegalStateException    if the end port has no LID
