@@ -115,7 +115,7 @@ class RmppRequestTest {
     }
 
     @Test
-    void theServerAbortsASegmentPastTheWindowAndForgetsATransferItsSenderAborts(Fabric fabric) throws Exception {
+    void theServerAbortsASegmentPastTheWindowForgetsATransferItsSenderAbortsAndAcknowledgesAResentLastSegment(Fabric fabric) throws Exception {
         try (RawToServer ends = new RawToServer(fabric)) {
             List<byte[]> first = setSegments(0x5002);
             ends.raw().send(first.get(0), ends.server().lid());
@@ -145,6 +145,11 @@ class RmppRequestTest {
             RmppHeader last = Rmpp.header(ends.raw().nextControl());
             assertEquals(JOURNAL_SEGMENTS, last.data1(), "the last segment acknowledged");
             assertEquals(new Journal().fill(0x44), ends.received().poll(10, TimeUnit.SECONDS), "a whole transfer still gets through");
+            ends.raw().send(third.getLast(), ends.server().lid());
+            RmppHeader again = Rmpp.header(ends.raw().nextControl());
+            assertEquals(Rmpp.TYPE_ACK, again.rmppType(), "the last segment resent (our ACK lost) is acknowledged again");
+            assertEquals(JOURNAL_SEGMENTS, again.data1());
+            assertNull(ends.received().poll(300, TimeUnit.MILLISECONDS), "and not delivered twice");
         }
     }
 
