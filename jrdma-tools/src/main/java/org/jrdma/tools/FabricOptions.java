@@ -4,8 +4,11 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.MadTracer;
+import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.MadTransport;
+import org.jrdma.mad.SaTransactor;
 import org.jrdma.mad.SmpClient;
+import org.jrdma.mad.sim.IbsimTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -77,6 +80,25 @@ public final class FabricOptions {
             throw new UsageException("--timeout must be at least 1 ms");
         }
         return new SmpClient(engine, Duration.ofMillis(timeoutMillis), retries, mKey);
+    }
+
+    /**
+     * A transactor whose SubnGets the subnet administrator answers from its records
+     * ({@link SaTransactor}), with these options' timeout and retries.
+     *
+     * @throws UsageException if the engine's transport does not say which end port it is on (the SA path needs it)
+     */
+    SaTransactor saTransactor(MadEngine engine) {
+        if (!(engine.transport() instanceof IbsimTransport simulated)) {
+            throw new UsageException("--sa needs the end port the MADs leave from, which only --sim knows in this build");
+        }
+        return new SaTransactor(new MadTransactor(engine, simulated.client().endPort())
+                .withTimeouts(Duration.ofMillis(timeoutMillis), retries));
+    }
+
+    /** An SMP client whose SubnGets the SA answers ({@link #saTransactor}), with these options' M_Key. */
+    SmpClient saSmp(MadEngine engine) {
+        return new SmpClient(saTransactor(engine), mKey);
     }
 
     /** Reads an M_Key: 64 bits as C's {@code strtoull} with base 0 reads them (decimal, or hex after 0x). */

@@ -19,6 +19,9 @@ final class IbnetdiscoverCommand implements Callable<Integer> {
     FabricOptions fabric;
 
     @Mixin
+    SaOption viaSa;
+
+    @Mixin
     NodeNameMapOption names;
 
     @Spec
@@ -29,7 +32,7 @@ final class IbnetdiscoverCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         NodeNameMap map = names.map();
         try (MadEngine engine = fabric.openEngine()) {
-            SubnetDiscovery discovery = SubnetDiscovery.run(fabric.smp(engine));
+            SubnetDiscovery discovery = viaSa.discover(fabric, engine);
             out.print(TopologyNames.apply(TopologyWriter.write(discovery.subnet(), ZonedDateTime.now()), map));
             out.flush();
             PrintWriter err = spec.commandLine().getErr();

@@ -55,6 +55,9 @@ final class IbrouteCommand implements Callable<Integer> {
     NodeNameMapOption names;
 
     @Mixin
+    SaOption viaSa;
+
+    @Mixin
     AddressOptions address;
 
     @Option(names = {"-a", "--all"}, description = "show all lids, even invalid entries")
@@ -94,7 +97,7 @@ final class IbrouteCommand implements Callable<Integer> {
         NodeNameMap map = names.map();
         PrintWriter out = spec.commandLine().getOut();
         try (MadEngine engine = fabric.openEngine()) {
-            SmpClient smp = fabric.smp(engine);
+            SmpClient smp = viaSa.smp(fabric, engine);
             Switch sw = checkSwitch(smp, at.resolve(smp, fabric), map);
             if (multicast) {
                 multicastTables(smp, sw, start, end, out);

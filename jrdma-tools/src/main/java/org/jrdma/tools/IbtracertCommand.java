@@ -28,13 +28,14 @@ import picocli.CommandLine.Spec;
  * the destination LID, printing each hop.
  *
  * <p>Differences from the C tool: {@code -D} takes the source and destination as directed routes
- * from the local port (the C tool has no {@code -D}); multicast tracing ({@code -m}) and the
- * ports file are not implemented; a failure exits 1 with the reason on standard error, where the
+ * from the local port (the C tool has no {@code -D}); {@code -m MLID} traces a multicast route
+ * ({@link MulticastTrace}); the ports file is not implemented; a failure exits 1 with the reason on standard error, where the
  * C tool warns on standard error, prints {@code Failed to get route information} on standard
  * output and exits 255.
  */
 @Command(name = "ibtracert", mixinStandardHelpOptions = true,
-        description = "Trace the unicast route between two ports through the switches' forwarding tables.")
+        description = "Trace the unicast route between two ports through the switches' forwarding tables "
+                + "(with -m, the multicast route of an MLID through their multicast forwarding tables).")
 final class IbtracertCommand implements Callable<Integer> {
     /** ibtracert's MAXHOPS. */
     private static final int MAX_HOPS = 63;
@@ -53,6 +54,10 @@ final class IbtracertCommand implements Callable<Integer> {
 
     @Option(names = {"-n", "--no_info"}, description = "simple format")
     boolean simple;
+
+    @Option(names = {"-m", "--mlid"}, paramLabel = "MLID",
+            description = "trace the multicast route of MLID (0xc000 and up) through the switches' multicast forwarding tables")
+    String mlid;
 
     @Option(names = {"-f", "--force"}, description = "force: match ports by LID as well, go on when an end does not answer")
     boolean force;
@@ -81,8 +86,7 @@ final class IbtracertCommand implements Callable<Integer> {
         }
 
         String typeName() {
-            int type = node.nodeType();
-            return type < TYPE_NAMES.length ? TYPE_NAMES[type] : "???";
+            return IbtracertCommand.typeName(node.nodeType());
         }
 
         String lidRange() {
@@ -135,6 +139,7 @@ final class IbtracertCommand implements Callable<Integer> {
     public Integer call() {
         RouteOrGuidOptions.Address src = address.parse(source);
         RouteOrGuidOptions.Address dst = address.parse(destination);
+        Integer multicastLid = mlid == null ? null : mlid(mlid);
         map = names.map();
         out = spec.commandLine().getOut();
         try (MadEngine engine = fabric.openEngine()) {
@@ -146,14 +151,37 @@ final class IbtracertCommand implements Callable<Integer> {
             try {
                 Route start = directed ? new Route(((SmpTarget.DirectedRoute) from.target()).ports())
                         : routeTo(((SmpTarget.Lid) from.target()).lid());
-                findRoute(start, toLid, simple ? 1 : 2);
-            } catch (NoRoute e) {
+                if (multicastLid == null) {
+                    findRoute(start, toLid, simple ? 1 : 2);
+                } else {
+                    long target = smp.get(new SmpNodeInfo(), new SmpTarget.Lid(toLid), 0).portGuid().value();
+                    out.print(new MulticastTrace(smp, map).trace(start.target().ports(), target, multicastLid, simple));
+                }
+            } catch (NoRoute | MulticastTrace.NoMulticastRoute e) {
                 throw new RdmaException(e.getMessage() + "; Failed to get route information", e);
             }
             return ExitCodes.OK;
         } finally {
             out.flush();
         }
+    }
+
+    /** {@code -m}'s MLID, as C's {@code strtoul} with base 0 reads it (decimal, 0x-hex, or octal after a 0). */
+    private static int mlid(String text) {
+        try {
+            int value = Integer.decode(text);
+            if (value < 0 || value > 0xFFFF) {
+                throw new NumberFormatException();
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new UsageException("bad MLID \"" + text + "\": a LID 0xc000 to 0xfffe, decimal or 0x-hex");
+        }
+    }
+
+    /** ibtracert's name of a node type ({@code ca}, {@code switch}, ...). */
+    static String typeName(int nodeType) {
+        return nodeType < TYPE_NAMES.length ? TYPE_NAMES[nodeType] : "???";
     }
 
     /** The LID of the port a directed route leads to (the C tool's {@code resolve_lid}). */

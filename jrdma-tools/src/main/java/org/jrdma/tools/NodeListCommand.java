@@ -38,6 +38,9 @@ abstract class NodeListCommand implements Callable<Integer> {
     @Mixin
     FabricOptions fabric;
 
+    @Mixin
+    SaOption viaSa;
+
     @Parameters(arity = "0..1", paramLabel = "TOPOLOGY-FILE", description = "read this topology file instead of discovering the fabric")
     Path topologyFile;
 
@@ -146,7 +149,7 @@ abstract class NodeListCommand implements Callable<Integer> {
             }
         } else {
             try (MadEngine engine = fabric.openEngine()) {
-                SubnetDiscovery discovery = SubnetDiscovery.run(fabric.smp(engine));
+                SubnetDiscovery discovery = viaSa.discover(fabric, engine);
                 topology = TopologyWriter.write(discovery.subnet(), ZonedDateTime.now());
                 PrintWriter err = spec.commandLine().getErr();
                 discovery.problems().forEach(p -> err.println(spec.name() + ": " + p));

@@ -34,11 +34,17 @@ import picocli.CommandLine.Spec;
         description = "Query a subnet management attribute of a node: nodeinfo (NI), nodedesc (ND), portinfo (PI), "
                 + "switchinfo (SI), pkeys (PKeys), sl2vl (SL2VL), vlarb (VLArb), guids (GI).")
 final class SmpqueryCommand implements Callable<Integer> {
+    /** The operations {@code --sa} answers, from NodeRecord, PortInfoRecord and SwitchInfoRecord. */
+    private static final List<String> SA_OPERATIONS = List.of("nodeinfo", "ni", "nodedesc", "nd", "portinfo", "pi", "switchinfo", "si");
+
     @Mixin
     FabricOptions fabric;
 
     @Mixin
     NodeNameMapOption names;
+
+    @Mixin
+    SaOption viaSa;
 
     @Option(names = {"-D", "--Direct"}, description = "the destination is a directed route 0,port,... from the local port")
     boolean directed;
@@ -66,9 +72,14 @@ final class SmpqueryCommand implements Callable<Integer> {
         if (p < 0 || p > 254) {
             throw new UsageException("port " + p + " outside 0..254");
         }
+        String operation = op.toLowerCase(Locale.ROOT);
+        if (viaSa.sa && !SA_OPERATIONS.contains(operation)) {
+            throw new UsageException("--sa answers " + String.join(", ", SA_OPERATIONS) + ": the SA gives P_KeyTableRecords only "
+                    + "to trusted requesters (IBA 15.4.1) and keeps SL-to-VL and VL arbitration records only for the tables its SM set");
+        }
         try (MadEngine engine = fabric.openEngine()) {
-            SmpClient smp = fabric.smp(engine);
-            String text = switch (op.toLowerCase(Locale.ROOT)) {
+            SmpClient smp = viaSa.smp(fabric, engine);
+            String text = switch (operation) {
                 case "nodeinfo", "ni" -> SmpQuery.nodeInfo(d.portId(), smp.get(new SmpNodeInfo(), d.target(), 0));
                 case "nodedesc", "nd" -> SmpQuery.nodeDescription(nodeDescription(smp, d.target(), map));
                 case "portinfo", "pi" -> SmpQuery.portInfo(d.portId(), p, smp.get(new SmpPortInfo(), d.target(), p),

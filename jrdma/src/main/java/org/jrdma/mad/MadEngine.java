@@ -1,6 +1,8 @@
 package org.jrdma.mad;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -37,7 +39,8 @@ import org.jrdma.iba.wire.MadDecoder;
  * request that does (a client's large SubnAdmSet, GetMulti or vendor Set) is received the same way
  * on a virtual thread of its own and queued for {@link #receiveRequest} only once whole, at most
  * {@value #MAX_REQUEST_TRANSFERS} at a time (the sender of one more is told STOP, resources
- * exhausted); a request longer than one MAD is sent segmented ({@link #execute}). The ACK, STOP
+ * exhausted), and a segment of one received lately that comes again (the sender missed our last
+ * ACK) is acknowledged again; a request longer than one MAD is sent segmented ({@link #execute}). The ACK, STOP
  * and ABORT packets a receiver sends back are handed to the {@link RmppSender} sending that
  * transfer, never queued as requests; a transfer that breaks the protocol or stalls is aborted
  * and never delivered.
@@ -50,6 +53,8 @@ public final class MadEngine implements AutoCloseable {
     private static final int RECEIVE_SLICE_MILLIS = 50;
     /** How many multi-segment requests may be being received at once. */
     static final int MAX_REQUEST_TRANSFERS = 64;
+    /** How many requests received whole are remembered, to acknowledge their last segment again. */
+    private static final int FINISHED_REQUEST_TRANSFERS = 256;
     /** RMPPStatus of a STOP: the receiver has no resources for the transfer (IBA 13.6.2.2). */
     private static final int STATUS_RESOURCES_EXHAUSTED = 1;
     private static final int TID_OFFSET = 8;
@@ -69,6 +74,16 @@ public final class MadEngine implements AutoCloseable {
     /** The segments of multi-segment requests being received, by sender and TID low bits. */
     private final Map<RequestTransfer, BlockingQueue<ReceivedMad>> requestTransfers = new ConcurrentHashMap<>();
     private final AtomicLong failedRequestTransfers = new AtomicLong();
+    /**
+     * The last segment of the latest requests received whole: a resent segment of one (our last
+     * ACK was lost) is acknowledged again, IBA 13.6.3.1's time-wait, rather than ignored.
+     */
+    private final Map<RequestTransfer, Long> finishedRequestTransfers = Collections.synchronizedMap(new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<RequestTransfer, Long> eldest) {
+            return size() > FINISHED_REQUEST_TRANSFERS;
+        }
+    });
     private volatile Duration requestSegmentTimeout = Duration.ofSeconds(1);
     private volatile int requestSegmentRetries = 3;
     private final long tidPrefix = (long) ThreadLocalRandom.current().nextInt() << 32;
@@ -345,7 +360,10 @@ public final class MadEngine implements AutoCloseable {
             return;
         }
         int flags = Rmpp.header(in.mad()).rmppFlags();
-        if (!Rmpp.isData(in) || (flags & Rmpp.FLAG_FIRST) == 0 || rmppSenders.containsKey(tid)) {
+        Long finished = finishedRequestTransfers.get(key);
+        if (finished != null && Rmpp.isData(in) && (flags & Rmpp.FLAG_FIRST) == 0 && Rmpp.header(in.mad()).data1() <= finished) {
+            send(Rmpp.control(in.mad(), true, Rmpp.TYPE_ACK, 0, finished, finished), in.from());
+        } else if (!Rmpp.isData(in) || (flags & Rmpp.FLAG_FIRST) == 0 || rmppSenders.containsKey(tid)) {
             unmatched.incrementAndGet(); // a late packet of a transfer over, or a copy of a request being answered
         } else if ((flags & Rmpp.FLAG_LAST) != 0) {
             requests.offer(in);
@@ -360,7 +378,10 @@ public final class MadEngine implements AutoCloseable {
 
     private void receiveRequestTransfer(RequestTransfer key, ReceivedMad first, BlockingQueue<ReceivedMad> inbox) {
         try {
-            requests.offer(new RmppReceiver(this, null, first, inbox, requestSegmentTimeout, requestSegmentRetries).receive());
+            RmppReceiver receiver = new RmppReceiver(this, null, first, inbox, requestSegmentTimeout, requestSegmentRetries);
+            ReceivedMad whole = receiver.receive();
+            finishedRequestTransfers.put(key, receiver.segments());
+            requests.offer(whole);
         } catch (RuntimeException e) {
             failedRequestTransfers.incrementAndGet(); // the sender was told (ABORT), or it gave up itself
         } finally {

@@ -168,6 +168,11 @@ final class RmppReceiver {
         return new ReceivedMad(whole, size, first.from(), false);
     }
 
+    /** The number of segments received so far: after {@link #receive} returned, the transfer's last. */
+    long segments() {
+        return received;
+    }
+
     private void acknowledge() {
         engine.send(Rmpp.control(first.mad(), true, Rmpp.TYPE_ACK, 0, received, windowLast), first.from());
     }

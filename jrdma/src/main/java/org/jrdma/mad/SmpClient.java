@@ -29,6 +29,18 @@ public final class SmpClient {
         this.mKey = mKey;
     }
 
+    /**
+     * SMPs through {@code transactor}, with its timeouts and retries: for example an
+     * {@link SaTransactor}, so the subnet administrator answers the SubnGets.
+     *
+     * @param mKey the M_Key to send (0 when the subnet uses none)
+     */
+    public SmpClient(MadTransactor transactor, long mKey) {
+        this.engine = transactor.engine();
+        this.transactor = transactor;
+        this.mKey = mKey;
+    }
+
     /** The engine this client sends through. */
     public MadEngine engine() {
         return engine;

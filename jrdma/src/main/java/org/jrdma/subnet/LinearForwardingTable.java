@@ -21,7 +21,7 @@ public final class LinearForwardingTable {
         this.ports = ports.clone();
     }
 
-    /** LinearFDBTop: the highest LID the table holds (-1 for an empty table). */
+    /** LinearFDBTop: the highest LID the table holds. */
     public int top() {
         return ports.length - 1;
     }
@@ -37,11 +37,6 @@ public final class LinearForwardingTable {
             throw new IllegalArgumentException("LID " + lid + " is not in the unicast range 0..0xBFFF");
         }
         return lid < ports.length ? ports[lid] & 0xFF : NO_ROUTE;
-    }
-
-    /** Whether {@code lid} has a route through a port of a switch with {@code numPorts} ports (or to the switch itself). */
-    public boolean routes(int lid, int numPorts) {
-        return port(lid) <= numPorts;
     }
 
     @Override

@@ -1,6 +1,9 @@
 package org.jrdma.subnet;
 
 import java.util.List;
+import java.util.function.Function;
+import org.jrdma.devices.EndPort;
+import org.jrdma.mad.MadSchedule;
 import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.SaTransactor;
 import org.jrdma.mad.SmpClient;
@@ -15,9 +18,10 @@ import org.jrdma.mad.SmpClient;
  * <li>{@link #run}: by directed-route SMPs (IBA 14.2.2), reading NodeInfo, NodeDescription,
  *     SwitchInfo and PortInfo of every node reached one hop further. Needs no subnet manager;
  *     what infiniband-diags' ibnetdiscover does.</li>
- * <li>{@link #fromSa}: from the subnet administrator's NodeRecords, SwitchInfoRecords,
- *     PortInfoRecords and LinkRecords (IBA 15.2.5), sending no SMP. Needs the SM up; reflects
- *     the SM's view as of its last sweep.</li>
+ * <li>{@link #fromSa} and {@link #fromSaTables}: from the subnet administrator's NodeRecords,
+ *     SwitchInfoRecords, PortInfoRecords and LinkRecords (IBA 15.2.5), sending no SMP, one record
+ *     per query or the whole tables at once. Needs the SM up; reflects the SM's view as of its
+ *     last sweep.</li>
  * <li>{@link #refreshByLid}: a known subnet (from either of the above) read again by LID-routed
  *     SMPs to the LIDs the SM assigned: the same links, every attribute fresh from the nodes.
  *     LID-routed SMPs alone cannot find links (they reach a LID, not a port), so the topology is the
@@ -51,16 +55,35 @@ public final class SubnetDiscovery {
      * RMPP.
      *
      * <p>What the SA cannot provide, compared with directed-route discovery: {@link Node#route()}
-     * (nodes have LID targets), the NodeInfo LocalPortNum of the port each node was reached
-     * through (the NodeRecord's is that of the LID's port: 0 for a switch), PortInfo as the
-     * port holds it now rather than as of the SM's last sweep, and anything without a LID (a
-     * subnet no SM brought up). OpenSM also reports M_Key as 0 to requesters that are not trusted.
+     * (nodes have LID targets); NodeInfo's LocalPortNum and a switch port's PortInfo LocalPortNum
+     * as seen from here (the records hold the port OpenSM's SMPs came in by); the PortInfo of a
+     * switch port whose link is down beyond its state and physical state (OpenSM keeps the rest
+     * zero); attributes as the nodes hold them now rather than as of the SM's last sweep; and
+     * anything without a LID (a subnet no SM brought up). None of these changes what
+     * {@link TopologyWriter} prints.
      *
      * @throws IllegalArgumentException if the transactor's end port is unknown
      * @throws IllegalStateException    if the end port has no LID
      */
     public static SubnetDiscovery fromSa(MadTransactor sa) {
-        return Exploration.run(new SaExplorer(sa), AttributeSource.sa(sa instanceof SaTransactor s ? s : new SaTransactor(sa)));
+        return fromSa(sa, sched -> SaRecords.queries(sa));
+    }
+
+    /**
+     * Like {@link #fromSa}, but reads the SA's four whole tables (every NodeRecord,
+     * SwitchInfoRecord, PortInfoRecord and LinkRecord) with one SubnAdmGetTable each, whose
+     * answers come by RMPP, and walks the subnet in memory: four transactions instead of several
+     * per node. Needs an SA whose multi-packet answers arrive whole (through the kernel's umad,
+     * or jrdma's own RMPP); OpenSM behind ibsim cannot send them (its answers are cut to one MAD),
+     * so use {@link #fromSa} there.
+     */
+    public static SubnetDiscovery fromSaTables(MadTransactor sa) {
+        return fromSa(sa, sched -> SaRecords.tables(sa, sched));
+    }
+
+    private static SubnetDiscovery fromSa(MadTransactor sa, Function<MadSchedule, SaRecords> records) {
+        EndPort here = sa.endPort().orElseThrow(() -> new IllegalArgumentException("discovery from the SA needs the transactor's end port"));
+        return Exploration.run(new SaExplorer(here, records), AttributeSource.sa(sa instanceof SaTransactor s ? s : new SaTransactor(sa)));
     }
 
     /**

@@ -115,7 +115,7 @@ class RmppRequestTest {
     }
 
     @Test
-    void theServerAbortsASegmentPastTheWindowAndForgetsATransferItsSenderAborts(Fabric fabric) throws Exception {
+    void theServerAbortsASegmentPastTheWindowForgetsATransferItsSenderAbortsAndAcknowledgesAResentLastSegment(Fabric fabric) throws Exception {
         try (RawToServer ends = new RawToServer(fabric)) {
             List<byte[]> first = setSegments(0x5002);
             ends.raw().send(first.get(0), ends.server().lid());
@@ -145,6 +145,35 @@ class RmppRequestTest {
             RmppHeader last = Rmpp.header(ends.raw().nextControl());
             assertEquals(JOURNAL_SEGMENTS, last.data1(), "the last segment acknowledged");
             assertEquals(new Journal().fill(0x44), ends.received().poll(10, TimeUnit.SECONDS), "a whole transfer still gets through");
+            ends.raw().send(third.getLast(), ends.server().lid());
+            RmppHeader again = Rmpp.header(ends.raw().nextControl());
+            assertEquals(Rmpp.TYPE_ACK, again.rmppType(), "the last segment resent (our ACK lost) is acknowledged again");
+            assertEquals(JOURNAL_SEGMENTS, again.data1());
+            assertNull(ends.received().poll(300, TimeUnit.MILLISECONDS), "and not delivered twice");
+        }
+    }
+
+    @Test
+    void theServerStopsTransfersBeyondItsLimit(Fabric fabric) throws Exception {
+        try (RawToServer ends = new RawToServer(fabric)) {
+            ends.server().engine.requestSegmentTimeouts(Duration.ofSeconds(5), 0);
+            for (int i = 0; i <= MadEngine.MAX_REQUEST_TRANSFERS; i++) {
+                ends.raw().send(setSegments(0x6000 + i).getFirst(), ends.server().lid());
+            }
+            int acks = 0;
+            byte[] stop = null;
+            for (int i = 0; i <= MadEngine.MAX_REQUEST_TRANSFERS; i++) {
+                byte[] control = ends.raw().nextControl();
+                if (Rmpp.header(control).rmppType() == Rmpp.TYPE_ACK) {
+                    acks++;
+                } else {
+                    stop = control;
+                }
+            }
+            assertEquals(MadEngine.MAX_REQUEST_TRANSFERS, acks, "every transfer within the limit was started");
+            assertEquals(Rmpp.TYPE_STOP, Rmpp.header(stop).rmppType(), "the sender of one more is told to stop");
+            assertEquals(1, Rmpp.header(stop).rmppStatus(), "resources exhausted");
+            assertEquals(0x6000 + MadEngine.MAX_REQUEST_TRANSFERS, Bits.u32(stop, 12), "the one past the limit");
         }
     }
 

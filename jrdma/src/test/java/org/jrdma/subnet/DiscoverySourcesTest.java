@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.List;
 import org.jrdma.iba.NodeType;
+import org.jrdma.iba.PhysPortState;
+import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.SmpClient;
@@ -39,6 +41,57 @@ class DiscoverySourcesTest {
             Node leaf = sa.subnet().switches().getFirst();
             assertNull(leaf.route(), "nodes found in the SA have LID targets");
             assertEquals(new SmpTarget.Lid(leaf.lid()), leaf.target());
+        }
+    }
+
+    /**
+     * What the SA's records hold differs from what the nodes answer only where SubnetDiscovery.fromSa
+     * says: LocalPortNum (the port OpenSM's SMPs came in by, not ours), and the PortInfo of switch
+     * ports whose link is down, of which OpenSM keeps little but the state.
+     */
+    @Test
+    void theSaDiffersFromTheNodesOnlyWhereDocumented(Fabric fabric) {
+        try (MadEngine engine = engine(fabric, null)) {
+            Subnet bySmp = SubnetDiscovery.run(smp(engine)).subnet();
+            Subnet bySa = SubnetDiscovery.fromSa(transactor(engine)).subnet();
+            int downPorts = 0;
+            for (Node n : bySmp.nodes()) {
+                Node m = bySa.node(n.guid()).orElseThrow();
+                assertEquals(n.info().localPortNum(0), m.info().localPortNum(0), n.toString());
+                assertEquals(n.switchInfo(), m.switchInfo(), n.toString());
+                for (Port p : n.ports()) {
+                    SmpPortInfo fromNode = p.info().localPortNum(0);
+                    SmpPortInfo fromSa = m.port(p.number()).info().localPortNum(0);
+                    if (p.number() > 0 && fromNode.portPhysicalState() != PhysPortState.LINK_UP.value()) {
+                        downPorts++;
+                        assertEquals(fromNode.portState(), fromSa.portState(), p.toString());
+                        assertEquals(fromNode.portPhysicalState(), fromSa.portPhysicalState(), p.toString());
+                    } else {
+                        assertEquals(fromNode, fromSa, p.toString());
+                    }
+                }
+            }
+            assertEquals(24, downPorts, "4 unused ports on each of the 6 switches");
+        }
+    }
+
+    /**
+     * The whole tables at once, by RMPP: served by a jrdma agent holding OpenSM's records (read
+     * one at a time), since OpenSM behind ibsim cannot send multi-packet answers.
+     */
+    @Test
+    void wholeSaTablesByRmppGiveTheSameSubnet(Fabric fabric) {
+        try (MadEngine engine = engine(fabric, "node01 HCA-1")) {
+            MadTransactor sa = transactor(engine);
+            Subnet fromOpenSm = SubnetDiscovery.fromSa(sa).subnet();
+            try (SaTablesServer server = new SaTablesServer(fabric, "node07 HCA-1", fromOpenSm)) {
+                MadTransactor viaServer = sa.withSaPath(sa.saPath().copy(b -> b.dlid(server.lid())));
+                SubnetDiscovery tables = SubnetDiscovery.fromSaTables(viaServer);
+                assertEquals(List.of(), tables.problems());
+                assertEquals(ibnetdiscover(fabric, "node01 HCA-1"), withoutDate(TopologyWriter.write(tables.subnet(), WHEN)));
+                assertEquals(4, server.tablesServed(), "four GetTables, nothing else");
+                assertEquals(14, server.nodeRecords(), "14 NodeRecords of 112 bytes: eight RMPP segments");
+            }
         }
     }
 
