@@ -1,8 +1,8 @@
 package org.jrdma.examples;
 
-import java.nio.file.Path;
+import static org.jrdma.examples.Examples.concat;
+
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -31,14 +31,12 @@ public final class InteropInVm {
 
     /** Every scenario, each on its own TCP port from 19100. */
     static List<Scenario> scenarios() {
-        List<String> java = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"));
-        List<String> rcJava = concat(java, List.of(RcPingpong.class.getName()));
-        List<String> bwJava = concat(java, List.of(WriteBw.class.getName()));
+        List<String> rcJava = Examples.java(RcPingpong.class);
+        List<String> bwJava = Examples.java(WriteBw.class);
         List<String> rcC = List.of("ibv_rc_pingpong");
         List<String> bwC = List.of("ib_write_bw");
-        List<String> flowJava = concat(java, List.of(RcFlow.class.getName()));
-        List<String> udJava = concat(java, List.of(UdPingpong.class.getName()));
+        List<String> flowJava = Examples.java(RcFlow.class);
+        List<String> udJava = Examples.java(UdPingpong.class);
         List<String> udC = List.of("ibv_ud_pingpong");
         List<String> rc = List.of("-d", "rxe0", "-g", "0", "-n", "1000");
         List<String> ud = List.of("-d", "rxe0", "-g", "0", "-s", "512", "-n", "100");
@@ -80,24 +78,9 @@ public final class InteropInVm {
             }
             int port = Integer.parseInt(scenario.server().getLast());
             List<String> client = concat(scenario.client(), List.of("127.0.0.1"));
-            PeerPair.Result result = PeerPair.run(scenario.server(), client, port, TIMEOUT);
-            System.out.println("=== SCENARIO " + scenario.name());
-            System.out.println("--- server exit " + result.serverExit() + ": " + String.join(" ", scenario.server()));
-            System.out.print(result.serverOutput());
-            System.out.println("--- client exit " + result.clientExit() + ": " + String.join(" ", client));
-            System.out.print(result.clientOutput());
-            System.out.println("=== END " + scenario.name());
+            PeerPair.Result result = Examples.runAndPrint(scenario.name(), scenario.server(), client, port, TIMEOUT);
             failures += result.succeeded() ? 0 : 1;
         }
         System.exit(failures);
-    }
-
-    @SafeVarargs
-    private static List<String> concat(List<String>... parts) {
-        List<String> all = new ArrayList<>();
-        for (List<String> part : parts) {
-            all.addAll(part);
-        }
-        return all;
     }
 }

@@ -1,0 +1,103 @@
+package org.jrdma.examples;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one example program as a server and a client, two processes on this machine, with
+ * {@link PeerPair} (the client once the server listens on TCP port {@value #PORT}, each pinned to
+ * a CPU), prints both outputs, and exits 0 when both sides succeeded. {@code bin/examples} runs it
+ * in the soft-RoCE VM:
+ *
+ * <pre>
+ * Examples rc-flow [ARGS]        RcFlow --server  /  RcFlow 127.0.0.1 (the tutorial's RC flow)
+ * Examples ud-pingpong [ARGS]    UdPingpong  /  UdPingpong 127.0.0.1
+ * Examples ud-pingpong-c [ARGS]  UdPingpong  /  C ibv_ud_pingpong 127.0.0.1
+ * Examples rc-pingpong [ARGS]    RcPingpong  /  C ibv_rc_pingpong 127.0.0.1
+ * Examples write-bw [ARGS]       WriteBw  /  C ib_write_bw 127.0.0.1
+ * </pre>
+ *
+ * ARGS go to both sides, replacing the defaults ({@code -d rxe0 -g 0 -s 512 -n 100 -c} for the UD
+ * ping-pong, {@code -d rxe0 -g 0 -n 100} for the RC one, {@code -d rxe0 -x 0 -F -n 1000} for
+ * the bandwidth; RcFlow gets {@code -d rxe0} and ARGS); do not pass a port.
+ */
+public final class Examples {
+    /** The TCP port of every example's exchange, the C tools' default. */
+    static final int PORT = 18515;
+    private static final Duration TIMEOUT = Duration.ofMinutes(10);
+    private static final String USAGE = "usage: Examples rc-flow|ud-pingpong|ud-pingpong-c|rc-pingpong|write-bw [ARGS]";
+
+    private Examples() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length == 0) {
+            System.err.println(USAGE);
+            System.exit(2);
+        }
+        List<String> given = List.of(args).subList(1, args.length);
+        List<String> server;
+        List<String> client;
+        switch (args[0]) {
+            case "rc-flow" -> {
+                server = concat(java(RcFlow.class), List.of("--server", "-d", "rxe0"), given);
+                client = concat(java(RcFlow.class), List.of("-d", "rxe0"), given);
+            }
+            case "ud-pingpong", "ud-pingpong-c" -> {
+                List<String> options = given.isEmpty() ? List.of("-d", "rxe0", "-g", "0", "-s", "512", "-n", "100", "-c") : given;
+                server = concat(java(UdPingpong.class), options);
+                client = concat(args[0].endsWith("-c") ? List.of("ibv_ud_pingpong") : java(UdPingpong.class), options);
+            }
+            case "rc-pingpong" -> {
+                List<String> options = given.isEmpty() ? List.of("-d", "rxe0", "-g", "0", "-n", "100") : given;
+                server = concat(java(RcPingpong.class), options);
+                client = concat(List.of("ibv_rc_pingpong"), options);
+            }
+            case "write-bw" -> {
+                List<String> options = given.isEmpty() ? List.of("-d", "rxe0", "-x", "0", "-F", "-n", "1000") : given;
+                server = concat(java(WriteBw.class), options);
+                client = concat(List.of("ib_write_bw"), options);
+            }
+            default -> {
+                System.err.println(USAGE);
+                System.exit(2);
+                return;
+            }
+        }
+        PeerPair.Result result = runAndPrint(args[0], server, concat(client, List.of("127.0.0.1")), PORT, TIMEOUT);
+        System.exit(result.succeeded() ? 0 : 1);
+    }
+
+    /** The command that runs {@code main}'s {@code main} with this JVM's {@code java} and class path. */
+    static List<String> java(Class<?> main) {
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                main.getName());
+    }
+
+    /**
+     * Runs {@code server} and {@code client} as a {@link PeerPair} and prints the block
+     * {@code === SCENARIO name}, each side's exit status, command line and output, {@code === END name}.
+     */
+    static PeerPair.Result runAndPrint(String name, List<String> server, List<String> client, int port, Duration timeout) {
+        PeerPair.Result result = PeerPair.run(server, client, port, timeout);
+        System.out.println("=== SCENARIO " + name);
+        System.out.println("--- server exit " + result.serverExit() + ": " + String.join(" ", server));
+        System.out.print(result.serverOutput());
+        System.out.println("--- client exit " + result.clientExit() + ": " + String.join(" ", client));
+        System.out.print(result.clientOutput());
+        System.out.println("=== END " + name);
+        return result;
+    }
+
+    @SafeVarargs
+    static List<String> concat(List<String>... parts) {
+        List<String> all = new ArrayList<>();
+        for (List<String> part : parts) {
+            all.addAll(part);
+        }
+        return all;
+    }
+}
