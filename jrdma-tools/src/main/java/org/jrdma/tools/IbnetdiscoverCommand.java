@@ -33,7 +33,7 @@ final class IbnetdiscoverCommand implements Callable<Integer> {
         NodeNameMap map = names.map();
         try (MadEngine engine = fabric.openEngine()) {
             SubnetDiscovery discovery = viaSa.discover(fabric, engine);
-            out.print(TopologyNames.apply(TopologyWriter.write(discovery.subnet(), ZonedDateTime.now()), map));
+            out.print(TopologyWriter.write(discovery.subnet(), ZonedDateTime.now(), node -> map.name(node.guid(), node.description())));
             out.flush();
             PrintWriter err = spec.commandLine().getErr();
             discovery.problems().forEach(p -> err.println("ibnetdiscover: " + p));

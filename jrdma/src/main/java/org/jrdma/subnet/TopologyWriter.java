@@ -4,6 +4,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import org.jrdma.iba.smp.SmpPortInfo;
 
 /**
@@ -20,15 +21,24 @@ public final class TopologyWriter {
 
     /** The whole topology file, stamped with {@code generated} as the C tool stamps it with ctime(3). */
     public static String write(Subnet subnet, ZonedDateTime generated) {
+        return write(subnet, generated, Node::description);
+    }
+
+    /**
+     * The whole topology file, with {@code displayName} in place of the node description where
+     * ibnetdiscover applies its node name map: a switch's header line, and the remote node of every
+     * port line (a channel adapter's or router's header keeps its own description).
+     */
+    public static String write(Subnet subnet, ZonedDateTime generated, Function<Node, String> displayName) {
         StringBuilder out = new StringBuilder();
         out.append("#\n# Topology file: generated on ").append(ctime(generated)).append("\n#\n");
         out.append("# Initiated from node ").append(hex16(subnet.from().guid().value())).append(" port ")
                 .append(hex16(subnet.from().info().portGuid().value())).append('\n');
         for (Node sw : reversed(subnet.switches())) {
-            writeSwitch(out, sw);
+            writeSwitch(out, sw, displayName);
         }
         for (Node ca : reversed(subnet.channelAdapters())) {
-            writeCa(out, ca);
+            writeCa(out, ca, displayName);
         }
         return out.toString();
     }
@@ -54,13 +64,13 @@ public final class TopologyWriter {
         }
     }
 
-    private static void writeSwitch(StringBuilder out, Node sw) {
+    private static void writeSwitch(StringBuilder out, Node sw, Function<Node, String> displayName) {
         writeIds(out, sw);
         out.append("switchguid=0x").append(Long.toHexString(sw.guid().value())).append('(')
                 .append(Long.toHexString(sw.info().portGuid().value())).append(")\n");
         Port port0 = sw.managementPort();
         boolean enhanced = sw.switchInfo() != null && sw.switchInfo().enhancedPort0() != 0;
-        out.append("Switch\t").append(sw.numPorts()).append(' ').append(name(sw)).append("\t\t# \"").append(sw.description())
+        out.append("Switch\t").append(sw.numPorts()).append(' ').append(name(sw)).append("\t\t# \"").append(displayName.apply(sw))
                 .append("\" ").append(enhanced ? "enhanced" : "base").append(" port 0 lid ").append(sw.lid())
                 .append(" lmc ").append(port0 == null ? 0 : port0.rawInfo().lmc()).append('\n');
         long capMask = port0 == null ? 0 : port0.rawInfo().capabilityMask();
@@ -74,12 +84,12 @@ public final class TopologyWriter {
             if (!r.node().isSwitch()) {
                 out.append('(').append(Long.toHexString(r.guid().value())).append(") ");
             }
-            out.append("\t\t# \"").append(r.node().description()).append("\" lid ").append(remoteLid(r)).append(' ')
+            out.append("\t\t# \"").append(displayName.apply(r.node())).append("\" lid ").append(remoteLid(r)).append(' ')
                     .append(widthSpeed(p.rawInfo(), port0 == null ? 0 : capMask, port0 != null)).append('\n');
         }
     }
 
-    private static void writeCa(StringBuilder out, Node ca) {
+    private static void writeCa(StringBuilder out, Node ca, Function<Node, String> displayName) {
         writeIds(out, ca);
         boolean router = ca.nodeTypeValue() == 3;
         out.append(router ? "rt" : "ca").append("guid=0x").append(Long.toHexString(ca.guid().value())).append('\n');
@@ -96,7 +106,7 @@ public final class TopologyWriter {
                 out.append(" (").append(Long.toHexString(r.guid().value())).append(") ");
             }
             SmpPortInfo pi = p.rawInfo();
-            out.append("\t\t# lid ").append(pi.lid()).append(" lmc ").append(pi.lmc()).append(" \"").append(r.node().description())
+            out.append("\t\t# lid ").append(pi.lid()).append(" lmc ").append(pi.lmc()).append(" \"").append(displayName.apply(r.node()))
                     .append("\" lid ").append(remoteLid(r)).append(' ').append(widthSpeed(pi, pi.capabilityMask(), true)).append('\n');
         }
     }
