@@ -143,7 +143,7 @@ record BwSettings(String server, int port, String device, int ibPort, int size, 
                 warmup(line), line.has("alloc"));
     }
 
-    /** {@code --warmup}: 0, or at least 5 writes as {@code -n}. */
+    /** {@code --warmup}: 0, or at least 5 writes as {@code -n} (a single write would go unsignalled). */
     private static int warmup(CommandLine line) throws UsageException {
         long warmup = line.number("warmup", 0);
         if (warmup != 0 && (warmup < 5 || warmup > Integer.MAX_VALUE)) {

@@ -73,11 +73,11 @@ final class BwWriter {
         wr.rdma(remoteBase, wr.rkey());
     }
 
-    /** {@code perform_warm_up}: {@code tx-depth} signalled writes, waited for. */
+    /** {@code perform_warm_up}: {@code tx-depth} signalled writes to the same addresses, waited for. */
     void warmUp() throws BwException {
         reset();
         for (int i = 0; i < settings.txDepth(); i++) {
-            post(i);
+            send(i);
         }
         for (int left = settings.txDepth(); left > 0; ) {
             int ne = cq.poll(wcs);
@@ -89,17 +89,12 @@ final class BwWriter {
     }
 
     /**
-     * Runs {@code iters} (at least 2) writes unreported: the Java-only {@code --warmup}, through
-     * the very code of the measured run and in runs of {@code tx-depth} writes (the last up to
-     * twice that, never a single write, which would go unsignalled), so the JIT compiles that
-     * code as a method, as the measured run will enter it.
+     * Runs {@code iters} writes unreported: the Java-only {@code --warmup}, through the very
+     * code of the measured run, so that the JIT has compiled that loop, as the measured run uses
+     * it, before the clock starts.
      */
     void untimed(int iters) throws BwException {
-        for (int left = iters; left > 0; ) {
-            int n = left < 2 * settings.txDepth() ? left : settings.txDepth();
-            iterations(n);
-            left -= n;
-        }
+        iterations(iters);
     }
 
     /** The measured run, {@code -n} writes or {@code -D} seconds, and its report. */
@@ -218,12 +213,7 @@ final class BwWriter {
 
     /** Posts the request, then moves both addresses on as {@code increase_loc_addr}/{@code increase_rem_addr} do. */
     private void post(long scnt) throws BwException {
-        try {
-            qp.postSend(wr);
-            ops++;
-        } catch (WrException e) {
-            throw new BwException("Couldn't post send: qp 0 scnt=" + scnt + ": " + e.getMessage());
-        }
+        send(scnt);
         if (stepsPerCycle > 0) {
             if ((scnt + 1) % stepsPerCycle == 0) {
                 sge.addr(localBase);
@@ -232,6 +222,16 @@ final class BwWriter {
                 sge.addr(sge.addr() + step);
                 wr.rdma(wr.remoteAddr() + step, wr.rkey());
             }
+        }
+    }
+
+    /** Posts the request as it is. */
+    private void send(long scnt) throws BwException {
+        try {
+            qp.postSend(wr);
+            ops++;
+        } catch (WrException e) {
+            throw new BwException("Couldn't post send: qp 0 scnt=" + scnt + ": " + e.getMessage());
         }
     }
 

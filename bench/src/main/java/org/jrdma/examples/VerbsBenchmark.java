@@ -57,15 +57,15 @@ public final class VerbsBenchmark {
 
     /**
      * {@code VerbsBenchmark [--rounds 3] [--device rxe0] [--gid-index 0] [--pp-size 64]
-     * [--pp-iters 3000] [--pp-warmup 3000] [--bw-size 65536] [--bw-iters 3000] [--bw-warmup 3000]};
+     * [--pp-iters 20000] [--pp-warmup 3000] [--bw-size 65536] [--bw-iters 10000] [--bw-warmup 3000]};
      * exits 1 if a run failed.
      */
     public static void main(String[] args) throws UsageException {
         CommandLine line = CommandLine.parse(args, OPTIONS);
         int rounds = (int) line.number("rounds", 3);
         VerbsBenchmark bench = new VerbsBenchmark(line.string("device", "rxe0"), line.string("gid-index", "0"));
-        List<String> pp = List.of("-s", line.string("pp-size", "64"), "-n", line.string("pp-iters", "3000"));
-        List<String> bw = List.of("-s", line.string("bw-size", "65536"), "-n", line.string("bw-iters", "3000"));
+        List<String> pp = List.of("-s", line.string("pp-size", "64"), "-n", line.string("pp-iters", "20000"));
+        List<String> bw = List.of("-s", line.string("bw-size", "65536"), "-n", line.string("bw-iters", "10000"));
         List<String> ppJava = List.of("--warmup", line.string("pp-warmup", "3000"), "--alloc");
         List<String> bwJava = List.of("--warmup", line.string("bw-warmup", "3000"), "--alloc");
         bench.run(rounds, pp, ppJava, bw, bwJava);
