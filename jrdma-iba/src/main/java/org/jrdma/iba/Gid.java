@@ -110,7 +110,7 @@ public record Gid(long prefix, long interfaceId) implements Comparable<Gid> {
                 throw Texts.invalid(KIND, text, "group starting at index " + start + " has more than 4 hex digits");
             }
             if (digits == 0) {
-                throw Texts.invalid(KIND, text, "unexpected " + Texts.quote(text.substring(pos, pos + 1))
+                throw Texts.invalid(KIND, text, "unexpected " + UntrustedText.quote(text.substring(pos, pos + 1))
                         + " at index " + pos);
             }
             words[count++] = value;
@@ -118,7 +118,7 @@ public record Gid(long prefix, long interfaceId) implements Comparable<Gid> {
                 break;
             }
             if (text.charAt(pos) != ':') {
-                throw Texts.invalid(KIND, text, "unexpected " + Texts.quote(text.substring(pos, pos + 1))
+                throw Texts.invalid(KIND, text, "unexpected " + UntrustedText.quote(text.substring(pos, pos + 1))
                         + " at index " + pos);
             }
             pos++;
@@ -168,10 +168,10 @@ public record Gid(long prefix, long interfaceId) implements Comparable<Gid> {
                 throw Texts.invalid(KIND, text, "IPv4 part has an empty or non-decimal octet at index " + octetStart);
             }
             if (octet > 255) {
-                throw Texts.invalid(KIND, text, "IPv4 octet " + Texts.quote(octetText) + " is greater than 255");
+                throw Texts.invalid(KIND, text, "IPv4 octet " + UntrustedText.quote(octetText) + " is greater than 255");
             }
             if (octetText.length() > 1 && octetText.charAt(0) == '0') {
-                throw Texts.invalid(KIND, text, "IPv4 octet " + Texts.quote(octetText) + " has a leading zero");
+                throw Texts.invalid(KIND, text, "IPv4 octet " + UntrustedText.quote(octetText) + " has a leading zero");
             }
             address = address << 8 | octet;
             octets++;
@@ -179,7 +179,7 @@ public record Gid(long prefix, long interfaceId) implements Comparable<Gid> {
                 break;
             }
             if (text.charAt(pos) != '.' || octets == 4) {
-                throw Texts.invalid(KIND, text, "unexpected " + Texts.quote(text.substring(pos, pos + 1))
+                throw Texts.invalid(KIND, text, "unexpected " + UntrustedText.quote(text.substring(pos, pos + 1))
                         + " at index " + pos + " in the IPv4 part");
             }
             pos++;

@@ -67,7 +67,7 @@ public record Guid(long value) implements Comparable<Guid> {
         for (int i = 2; i < text.length(); i++) {
             int digit = Texts.hexValue(text.charAt(i));
             if (digit < 0) {
-                throw Texts.invalid(KIND, text, "character " + Texts.quote(text.substring(i, i + 1))
+                throw Texts.invalid(KIND, text, "character " + UntrustedText.quote(text.substring(i, i + 1))
                         + " at index " + i + " is not a hex digit");
             }
             value = value << 4 | digit;
@@ -88,14 +88,14 @@ public record Guid(long value) implements Comparable<Guid> {
         for (int g = 0; g < 4; g++) {
             String group = groups[g];
             if (group.length() != 4) {
-                throw Texts.invalid(KIND, text, "group " + (g + 1) + " " + Texts.quote(group)
+                throw Texts.invalid(KIND, text, "group " + (g + 1) + " " + UntrustedText.quote(group)
                         + " has " + group.length() + " characters, expected 4 hex digits");
             }
             for (int i = 0; i < 4; i++) {
                 int digit = Texts.hexValue(group.charAt(i));
                 if (digit < 0) {
-                    throw Texts.invalid(KIND, text, "group " + (g + 1) + " " + Texts.quote(group)
-                            + " holds " + Texts.quote(group.substring(i, i + 1)) + ", not a hex digit");
+                    throw Texts.invalid(KIND, text, "group " + (g + 1) + " " + UntrustedText.quote(group)
+                            + " holds " + UntrustedText.quote(group.substring(i, i + 1)) + ", not a hex digit");
                 }
                 value = value << 4 | digit;
             }

@@ -129,7 +129,7 @@ public final class Lid {
         for (int i = start; i < text.length(); i++) {
             int digit = Texts.hexValue(text.charAt(i));
             if (digit < 0 || digit >= radix) {
-                throw Texts.invalid("LID", text, "character " + Texts.quote(text.substring(i, i + 1))
+                throw Texts.invalid("LID", text, "character " + UntrustedText.quote(text.substring(i, i + 1))
                         + " at index " + i + " is not a " + (hex ? "hex" : "decimal") + " digit");
             }
             value = value * radix + digit;

@@ -136,7 +136,7 @@ class GidTest {
     })
     void rejectsBadTextNamingIt(String text) {
         var error = assertThrows(IllegalArgumentException.class, () -> Gid.parse(text));
-        assertTrue(error.getMessage().startsWith("Invalid GID " + Texts.quote(text) + ": "), error.getMessage());
+        assertTrue(error.getMessage().startsWith("Invalid GID " + UntrustedText.quote(text) + ": "), error.getMessage());
     }
 
     @Test

@@ -121,7 +121,7 @@ class GuidTest {
     })
     void rejectsBadTextNamingIt(String text) {
         var error = assertThrows(IllegalArgumentException.class, () -> Guid.parse(text));
-        assertTrue(error.getMessage().startsWith("Invalid GUID " + Texts.quote(text) + ": "), error.getMessage());
+        assertTrue(error.getMessage().startsWith("Invalid GUID " + UntrustedText.quote(text) + ": "), error.getMessage());
     }
 
     @Test

@@ -113,7 +113,7 @@ class LidTest {
         "0b1", "x12", "12\n"})
     void rejectsBadTextNamingIt(String text) {
         var error = assertThrows(IllegalArgumentException.class, () -> Lid.parse(text));
-        assertTrue(error.getMessage().startsWith("Invalid LID " + Texts.quote(text) + ": "), error.getMessage());
+        assertTrue(error.getMessage().startsWith("Invalid LID " + UntrustedText.quote(text) + ": "), error.getMessage());
     }
 
     @Test

@@ -1,6 +1,6 @@
 package org.jrdma.devices;
 
-import static org.jrdma.internal.UntrustedText.quote;
+import static org.jrdma.iba.UntrustedText.quote;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

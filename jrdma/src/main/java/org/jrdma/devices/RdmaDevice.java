@@ -1,6 +1,6 @@
 package org.jrdma.devices;
 
-import org.jrdma.internal.UntrustedText;
+import org.jrdma.iba.UntrustedText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

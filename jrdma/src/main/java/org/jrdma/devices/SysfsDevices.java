@@ -1,6 +1,6 @@
 package org.jrdma.devices;
 
-import org.jrdma.internal.UntrustedText;
+import org.jrdma.iba.UntrustedText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

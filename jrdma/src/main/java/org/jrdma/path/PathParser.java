@@ -1,6 +1,6 @@
 package org.jrdma.path;
 
-import org.jrdma.internal.UntrustedText;
+import org.jrdma.iba.UntrustedText;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;

@@ -1,6 +1,6 @@
 package org.jrdma.path;
 
-import static org.jrdma.internal.UntrustedText.quote;
+import static org.jrdma.iba.UntrustedText.quote;
 
 import java.util.Collections;
 import java.util.HashSet;

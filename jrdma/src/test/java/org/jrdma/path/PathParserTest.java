@@ -1,6 +1,6 @@
 package org.jrdma.path;
 
-import org.jrdma.internal.UntrustedText;
+import org.jrdma.iba.UntrustedText;
 import static org.jrdma.path.Fixtures.GID_1;
 import static org.jrdma.path.Fixtures.GID_2;
 import static org.jrdma.path.Fixtures.MLX;

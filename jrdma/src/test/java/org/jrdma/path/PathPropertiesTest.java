@@ -1,6 +1,6 @@
 package org.jrdma.path;
 
-import org.jrdma.internal.UntrustedText;
+import org.jrdma.iba.UntrustedText;
 import static org.jrdma.path.Fixtures.PARSER;
 import static org.jrdma.path.Fixtures.PORT_1;
 import static org.jrdma.path.Fixtures.PORT_2;
