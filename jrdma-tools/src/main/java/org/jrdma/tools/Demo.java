@@ -1,5 +1,7 @@
 package org.jrdma.tools;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.jrdma.testkit.fabric.Fabric;
@@ -11,7 +13,9 @@ import org.jrdma.testkit.vm.VmResult;
 /**
  * The README's main job: brings up jrdma's two real peers and shows jrdma working on them. First a
  * simulated InfiniBand fabric (the bundled fat tree: ibsim plus OpenSM), discovered and queried by
- * {@code ibtool} next to the C diagnostics; then the soft-RoCE VM with an RC ping-pong on rxe0.
+ * {@code ibtool} next to the C diagnostics (directed-route and SA discovery, queries, ibstat); then
+ * the soft-RoCE VM with the example programs: the libibverbs tutorial's RC flow, and the Java
+ * ping-pong against C {@code ibv_rc_pingpong}.
  * Each later capability of jrdma adds its own step here.
  *
  * <p>Run it through {@code bin/jrdma-demo}; the argument, if any, is a topology name or file.
@@ -32,16 +36,34 @@ public final class Demo {
         try (Fabric fabric = Fabric.start(topology)) {
             System.out.printf("ibsim and OpenSM up, subnet swept, SA answering after %d ms (sockets @%s:*)%n",
                     Duration.ofNanos(System.nanoTime() - start).toMillis(), fabric.socketName());
-            ibtool("ibnetdiscover", "--sim", fabric.socketName());
+            // Attached at a channel adapter, as a host is (ibsim's default node is the file's first, a switch).
+            String node = topology.nodes(Topology.NodeType.CA).getFirst().name();
+            System.out.println("ibtool and the C tools attached at \"" + node + "\"");
+            ibtool("ibnetdiscover", "--sim", fabric.socketName(), "--sim-node", node);
+            String directed = withoutDate(lastIbtoolOutput);
             long c = System.nanoTime();
-            ToolResult cOut = fabric.runAt(null, Duration.ofSeconds(60), List.of("ibnetdiscover"));
+            ToolResult cOut = fabric.runAt(node, Duration.ofSeconds(60), List.of("ibnetdiscover"));
             System.out.printf("(C ibnetdiscover on the same fabric: %d ms, output %s)%n%n",
                     Duration.ofNanos(System.nanoTime() - c).toMillis(),
-                    withoutDate(cOut.stdout()).equals(withoutDate(lastIbtoolOutput)) ? "identical" : "DIFFERENT");
-            show(fabric, "smpquery", "nodeinfo", "1");
-            show(fabric, "saquery", "NR", "2");
-            show(fabric, "perfquery", "1", "1");
+                    withoutDate(cOut.stdout()).equals(directed) ? "identical" : "DIFFERENT");
+            ibtoolAndC(fabric, node, "smpquery", "nodeinfo", "1");
+            ibtoolAndC(fabric, node, "saquery", "NR", "2");
+            ibtoolAndC(fabric, node, "perfquery", "1", "1");
+            ibtool("ibnetdiscover", "--sa", "--sim", fabric.socketName(), "--sim-node", node);
+            System.out.printf("(the same topology from the SA's records, without a single SMP: %s)%n%n",
+                    withoutDate(lastIbtoolOutput).equals(directed) ? "identical to the directed-route discovery" : "DIFFERENT");
+            ibtool("ibstat", "--sim", fabric.socketName(), "--sim-node", node);
         }
+    }
+
+    /** Runs an ibtool command, then the C tool of the same name, both at {@code node}, and says whether they printed the same. */
+    private static void ibtoolAndC(Fabric fabric, String node, String... command) {
+        List<String> args = new java.util.ArrayList<>(List.of(command));
+        args.addAll(List.of("--sim", fabric.socketName(), "--sim-node", node));
+        ibtool(args.toArray(String[]::new));
+        ToolResult c = fabric.runAt(node, Duration.ofSeconds(60), List.of(command));
+        System.out.printf("(C %s on the same fabric: %s)%n%n", command[0], c.stdout().equals(lastIbtoolOutput) ? "identical output"
+                : command[0].equals("perfquery") ? "its counters moved between the two runs" : "DIFFERENT:\n" + c.stdout());
     }
 
     private static void softRoce() {
@@ -50,14 +72,18 @@ public final class Demo {
             System.out.println("skipped: " + SoftRoceVm.unavailabilityCause());
             return;
         }
+        String examples = System.getProperty("jrdma.examples.jar");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String runExamples = examples == null || !Files.exists(Path.of(examples))
+                ? "echo '(no example programs: bench/target/benchmarks.jar is not built)'"
+                : String.join("\n", "echo '$ Examples rc-flow   (the libibverbs tutorial: RDMA write, read, send, both atomics)'",
+                        java + " -cp " + examples + " org.jrdma.examples.Examples rc-flow",
+                        "echo '$ Examples rc-pingpong   (Java server, C ibv_rc_pingpong client)'",
+                        java + " -cp " + examples + " org.jrdma.examples.Examples rc-pingpong");
         VmResult result = SoftRoceVm.create().run("""
                 echo '$ ibv_devices'; ibv_devices
                 echo '$ ibv_devinfo -d rxe0'; ibv_devinfo -d rxe0
-                echo '$ ibv_rc_pingpong -d rxe0 -g 0 -n 1000 (server and client)'
-                ibv_rc_pingpong -d rxe0 -g 0 -n 1000 >/tmp/server.log 2>&1 &
-                for _ in $(seq 100); do ss -Hltn 'sport = :18515' | grep -q . && break; sleep 0.1; done
-                ibv_rc_pingpong -d rxe0 -g 0 -n 1000 127.0.0.1; wait; echo '--- server side'; cat /tmp/server.log
-                """, Duration.ofMinutes(3));
+                """ + runExamples, Duration.ofMinutes(10));
         System.out.print(result.output());
         System.out.printf("(VM run took %d ms, exit status %d)%n", result.elapsed().toMillis(), result.exitCode());
     }
@@ -79,16 +105,6 @@ public final class Demo {
 
     private static String withoutDate(String topology) {
         return topology.replaceAll("(?m)^# Topology file: generated on .*$", "");
-    }
-
-    private static void show(Fabric fabric, String... command) {
-        System.out.println("$ " + String.join(" ", command));
-        ToolResult result = fabric.runAt(null, Duration.ofSeconds(60), List.of(command));
-        System.out.print(result.stdout());
-        if (!result.succeeded()) {
-            System.out.println("(exit status " + result.exitCode() + ")\n" + result.stderr());
-        }
-        System.out.println();
     }
 
     private static void heading(String title) {
