@@ -80,12 +80,30 @@ final class PeerPair {
 
     /** {@code command} run on CPU {@code cpu} alone by {@code taskset}, when there are two CPUs and taskset. */
     static List<String> pinned(List<String> command, int cpu) {
-        if (Runtime.getRuntime().availableProcessors() < 2 || TASKSET.stream().noneMatch(Files::isExecutable)) {
+        if (onlineCpus() < 2 || TASKSET.stream().noneMatch(Files::isExecutable)) {
             return command;
         }
         List<String> pinned = new ArrayList<>(List.of("taskset", "-c", Integer.toString(cpu)));
         pinned.addAll(command);
         return pinned;
+    }
+
+    /**
+     * The CPUs the kernel has online, from {@code /sys/devices/system/cpu/online} ("0-1", "0,2-3"):
+     * not {@code availableProcessors()}, which counts only the CPUs this process may run on, and
+     * in the VM this process is itself pinned to CPU 0.
+     */
+    static int onlineCpus() {
+        try {
+            int count = 0;
+            for (String range : Files.readString(Path.of("/sys/devices/system/cpu/online")).strip().split(",")) {
+                int dash = range.indexOf('-');
+                count += dash < 0 ? 1 : Integer.parseInt(range.substring(dash + 1)) - Integer.parseInt(range.substring(0, dash)) + 1;
+            }
+            return count;
+        } catch (IOException | NumberFormatException e) {
+            return Runtime.getRuntime().availableProcessors();
+        }
     }
 
     private static Process start(List<String> command, Path output) throws IOException {

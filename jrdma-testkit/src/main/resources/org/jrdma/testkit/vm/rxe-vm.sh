@@ -258,8 +258,14 @@ grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state ||
     setup_failed "rxe0 port 1 not ACTIVE: $(cat /sys/class/infiniband/rxe0/ports/1/state 2>&1)"
 log "rxe0 is up"
 
+# The command starts pinned to CPU 0: qemu's multi-threaded TCG does not reliably show one virtual
+# CPU the code another has just patched, which HotSpot does as it compiles, and a JVM whose threads
+# move between CPUs sometimes dies of SIGILL or SIGSEGV in fresh code. A program that wants the
+# other CPU (the examples' server/client pairs) pins its child there with taskset itself.
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c 0)
 cd "$directory" 2>/dev/null || cd /tmp
-env -i PATH="$path" HOME=/tmp USER=root LOGNAME=root TERM=dumb LANG=C.UTF-8 \
+"${pin[@]}" env -i PATH="$path" HOME=/tmp USER=root LOGNAME=root TERM=dumb LANG=C.UTF-8 \
     ${java_home:+JAVA_HOME="$java_home"} /bin/bash -c "$command_line" </dev/null >"$w/output" 2>&1
 echo $? >"$w/status"
 log "command exited with status $(cat "$w/status")"
