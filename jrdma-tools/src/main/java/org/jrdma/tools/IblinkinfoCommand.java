@@ -15,6 +15,8 @@ import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.SmpClient;
+import org.jrdma.mad.SmpTarget;
+import org.jrdma.subnet.Neighborhood;
 import org.jrdma.subnet.Node;
 import org.jrdma.subnet.Port;
 import org.jrdma.subnet.Subnet;
@@ -30,15 +32,32 @@ import picocli.CommandLine.Spec;
  * and what is at the other end, printed as infiniband-diags' iblinkinfo prints it, nodes in
  * libibnetdisc's order (the reverse of discovery order).
  *
- * <p>With {@code -G}/{@code -S} or {@code -D} the C tool scans one hop around that node and
- * prints it alone; this command discovers the whole fabric and prints the same node. For a switch
- * reached by {@code -D} the two agree. The C tool's scan from a GUID starts by LID: on a switch it
- * hangs under ibsim, and from a channel adapter, as from one reached by {@code -D}, it usually
- * cannot see past the adapter's ports (an adapter does not forward directed-route SMPs), so it
- * prints {@code "Port not available"} where this command prints the link. Not implemented: {@code -a}, {@code -n}, the node name map and the
- * cache options. A port GUID not in the fabric exits 1 (the C tool says so and exits 0). Speeds:
- * the FDR10 of Mellanox's vendor attribute is not read (the C tool reads it only on Mellanox
- * devices), and extended speeds are those of PortInfo in IBA 1.3 (no XDR).
+ * <p>Partial scans, as the C tool makes them: with {@code -D} (a directed route) or
+ * {@code -G}/{@code -S} (a port GUID) it discovers only the part of the fabric around that node
+ * ({@link SubnetDiscovery#run(SmpClient, Neighborhood)}), {@code -n} hops from it (1 when
+ * {@code -n} is absent or 0), and prints that node alone, or with {@code -a} every node the scan
+ * found. {@code -n} without {@code -D}/{@code -G} scans that far around the local node and prints
+ * everything found ({@code -n 0} there is the whole fabric); {@code -a} without them changes
+ * nothing. A negative {@code -n} is a usage error (the C tool's {@code strtoul} reads {@code -1} as
+ * 4294967295, the whole fabric); a huge one is the whole fabric, as for the C tool.
+ *
+ * <p>Where the C tool differs: libibnetdisc checks the hop count before it counts the new hop
+ * ({@code extend_dpath}), so its scan also follows the first directed route one hop too far: under
+ * ibsim, which answers in order, it reads one node beyond {@code -n} hops (the first one met from
+ * the last level, e.g. leaf2 for {@code -D 0,1 -n 1} on the test kit's fat tree, attached at spine1)
+ * with the one link it was found by. With {@code -a} the C tool prints that node and that link,
+ * where this command prints neither (that port reads {@code "Port not available"}); without
+ * {@code -a}, and whenever the scan reaches the whole fabric, the two agree. The C tool's scan from
+ * a GUID starts by LID: on a switch it hangs under ibsim; this command finds the node by a
+ * directed-route walk from the local port and scans around it as for {@code -D}. A channel adapter
+ * does not forward directed-route SMPs, so the C tool cannot see past an adapter chosen by GUID
+ * (it prints {@code "Port not available"}), and from one reached by {@code -D} it goes back along
+ * the route but links the adapter to the switch port the route entered that switch by (and reports
+ * a duplicate port); this command goes back along the route and links the adapter's port to the
+ * switch port the route left by. Not implemented: the cache options. A port GUID not in the fabric
+ * exits 1 (the C tool says so and exits 0). Speeds: the FDR10 of Mellanox's vendor attribute is
+ * not read (the C tool reads it only on Mellanox devices), and extended speeds are those of
+ * PortInfo in IBA 1.3 (no XDR).
  */
 @Command(name = "iblinkinfo", mixinStandardHelpOptions = true,
         description = "Print the links of every switch and channel adapter port of the fabric.")
@@ -53,11 +72,19 @@ final class IblinkinfoCommand implements Callable<Integer> {
     NodeNameMapOption names;
 
     @Option(names = {"-S", "--switch", "-G", "--port-guid"}, paramLabel = "PORT_GUID",
-            description = "print only the node with this port GUID")
+            description = "start partial scan at the port with this GUID, and print only its node")
     String portGuid;
 
-    @Option(names = {"-D", "--Direct"}, paramLabel = "DR_PATH", description = "print only the node at this directed route 0,port,...")
+    @Option(names = {"-D", "--Direct"}, paramLabel = "DR_PATH",
+            description = "start partial scan at the node at this directed route 0,port,..., and print only it")
     String directRoute;
+
+    @Option(names = {"-a", "--all"}, description = "print all nodes found in a partial fabric scan")
+    boolean all;
+
+    @Option(names = {"-n", "--hops"}, paramLabel = "HOPS",
+            description = "Number of hops to include away from specified node (default 1 with -D/-G; 0 means the default)")
+    long hops;
 
     @Option(names = {"-d", "--down"}, description = "print only down links")
     boolean downOnly;
@@ -84,27 +111,22 @@ final class IblinkinfoCommand implements Callable<Integer> {
         if (switchesOnly && casOnly) {
             throw new UsageException("--switches-only and --cas-only exclude each other");
         }
+        if (hops < 0) {
+            throw new UsageException("-n/--hops must be 0 or more, not " + hops);
+        }
         Guid wanted = portGuid == null ? null : guid(portGuid);
-        Destination at = directRoute == null ? null : Destination.parse(directRoute, true);
+        SmpTarget.DirectedRoute route = directRoute == null ? null : (SmpTarget.DirectedRoute) Destination.parse(directRoute, true).target();
         PrintWriter out = spec.commandLine().getOut();
         map = names.map();
         try (MadEngine engine = fabric.openEngine()) {
             SmpClient smp = fabric.smp(engine);
-            if (at != null) {
-                try {
-                    wanted = smp.get(new SmpNodeInfo(), at.target(), 0).portGuid();
-                } catch (RdmaException e) {
-                    throw new RdmaException("Failed to get local Node Info (" + e.getMessage() + ")", e);
-                }
-            }
-            SubnetDiscovery discovery = SubnetDiscovery.run(smp);
+            SubnetDiscovery discovery = discover(smp, route, wanted);
             Subnet subnet = discovery.subnet();
-            if (wanted != null) {
-                Node node = nodeWithPort(subnet, wanted);
-                if (node == null || !shown(node)) {
-                    throw new RdmaException("Failed to find port: " + (directRoute != null ? directRoute : portGuid));
+            if ((route != null || wanted != null) && !all) {
+                if (!shown(subnet.from())) {
+                    throw new RdmaException("Failed to find port: " + (route != null ? directRoute : portGuid));
                 }
-                printNode(out, node);
+                printNode(out, subnet.from());
             } else {
                 for (Node node : subnet.nodes().reversed()) {
                     if (shown(node)) {
@@ -121,23 +143,37 @@ final class IblinkinfoCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The C tool's scan: around the node at {@code route}, else around the node with port
+     * {@code wanted}, {@code -n} hops (1 by default); else {@code -n} hops around the local node,
+     * or the whole fabric.
+     */
+    private SubnetDiscovery discover(SmpClient smp, SmpTarget.DirectedRoute route, Guid wanted) {
+        int limit = (int) Math.min(hops, Integer.MAX_VALUE);
+        if (route != null) {
+            try {
+                smp.get(new SmpNodeInfo(), route, 0);
+            } catch (RdmaException e) {
+                throw new RdmaException("Failed to get local Node Info (" + e.getMessage() + ")", e);
+            }
+            return SubnetDiscovery.run(smp, new Neighborhood.AtRoute(route, Math.max(limit, 1)));
+        }
+        if (wanted != null) {
+            try {
+                return SubnetDiscovery.run(smp, new Neighborhood.AtPort(wanted, Math.max(limit, 1)));
+            } catch (IllegalArgumentException e) {
+                throw new RdmaException("Failed to find port: " + portGuid + " (" + e.getMessage() + ")", e);
+            }
+        }
+        return limit == 0 ? SubnetDiscovery.run(smp) : SubnetDiscovery.run(smp, new Neighborhood.AtRoute(SmpTarget.local(), limit));
+    }
+
     private static Guid guid(String text) {
         try {
             return Guid.parse(text);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-    }
-
-    private static Node nodeWithPort(Subnet subnet, Guid guid) {
-        for (Node node : subnet.nodes()) {
-            for (Port port : node.ports()) {
-                if (port.guid().equals(guid)) {
-                    return node;
-                }
-            }
-        }
-        return null;
     }
 
     private boolean shown(Node node) {

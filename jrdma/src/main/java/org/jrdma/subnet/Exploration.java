@@ -2,6 +2,7 @@ package org.jrdma.subnet;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.NodeType;
@@ -73,13 +74,21 @@ final class Exploration {
         this.window = source.window();
     }
 
-    /** Explores the subnet; {@code source} reads attributes on demand later. */
+    /** Explores the whole subnet; {@code source} reads attributes on demand later. */
     static SubnetDiscovery run(Explorer explorer, AttributeSource source) {
+        return run(explorer, source, Integer.MAX_VALUE, node -> false);
+    }
+
+    /**
+     * Explores at most {@code hops} levels beyond the start node, and no further than the first
+     * level holding a node that satisfies {@code goal} (the start node counting as level 0).
+     */
+    static SubnetDiscovery run(Explorer explorer, AttributeSource source, int hops, Predicate<Node> goal) {
         Exploration e = new Exploration(explorer, source);
         try (MadSchedule sched = new MadSchedule(e.window)) {
             Subnet subnet = new Subnet(explorer.start(sched), source);
             List<Node> level = List.of(subnet.from());
-            while (!level.isEmpty()) {
+            for (int hop = 0; hop < hops && !level.isEmpty() && level.stream().noneMatch(goal); hop++) {
                 level = e.explore(sched, subnet, level);
             }
             return new SubnetDiscovery(subnet, e.problems);

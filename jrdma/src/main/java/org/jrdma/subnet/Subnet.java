@@ -37,7 +37,7 @@ public final class Subnet {
         this.attributeSource = Objects.requireNonNull(source, "source");
     }
 
-    /** The node the discovering port belongs to. */
+    /** The node discovery started from: the one the discovering port belongs to, or the start of a partial discovery. */
     public Node from() {
         return from;
     }

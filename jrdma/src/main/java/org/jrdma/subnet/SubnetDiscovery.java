@@ -2,22 +2,28 @@ package org.jrdma.subnet;
 
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jrdma.devices.EndPort;
+import org.jrdma.iba.Guid;
 import org.jrdma.mad.MadSchedule;
 import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.SaTransactor;
 import org.jrdma.mad.SmpClient;
+import org.jrdma.mad.SmpTarget;
 
 /**
- * Discovery of a whole subnet into a {@link Subnet}, three ways, all walking the subnet breadth
- * first from the local node (every live port of a switch, ports in ascending order) so that they
- * record the same nodes in the same order, and all reading in parallel on a
- * {@link org.jrdma.mad.MadSchedule} bounded by the engine's {@code maxOutstanding}:
+ * Discovery of a whole subnet, or of the part around one node, into a {@link Subnet}, all walking
+ * the subnet breadth first from the local node, or that one node (every live port of a switch,
+ * ports in ascending order), so that they record the same nodes in the same order, and all reading
+ * in parallel on a {@link org.jrdma.mad.MadSchedule} bounded by the engine's {@code maxOutstanding}:
  *
  * <ul>
- * <li>{@link #run}: by directed-route SMPs (IBA 14.2.2), reading NodeInfo, NodeDescription,
- *     SwitchInfo and PortInfo of every node reached one hop further. Needs no subnet manager;
+ * <li>{@link #run(SmpClient)}: by directed-route SMPs (IBA 14.2.2), reading NodeInfo,
+ *     NodeDescription, SwitchInfo and PortInfo of every node reached one hop further. Needs no subnet manager;
  *     what infiniband-diags' ibnetdiscover does.</li>
+ * <li>{@link #run(SmpClient, Neighborhood)}: the same, but from a given node and only so many
+ *     hops around it ({@link Neighborhood}): a partial discovery, what libibnetdisc makes for
+ *     iblinkinfo's {@code -D}/{@code -G} with {@code -n}.</li>
  * <li>{@link #fromSa} and {@link #fromSaTables}: from the subnet administrator's NodeRecords,
  *     SwitchInfoRecords, PortInfoRecords and LinkRecords (IBA 15.2.5), sending no SMP, one record
  *     per query or the whole tables at once. Needs the SM up; reflects the SM's view as of its
@@ -46,6 +52,35 @@ public final class SubnetDiscovery {
     /** Discovers the subnet reachable from the local port of {@code smp} by directed-route SMPs. */
     public static SubnetDiscovery run(SmpClient smp) {
         return Exploration.run(new DirectedRouteExplorer(smp), AttributeSource.smp(smp));
+    }
+
+    /**
+     * Discovers the part of the subnet around a node by directed-route SMPs: the node at a directed
+     * route or owning a port GUID, and the nodes and links at most {@link Neighborhood#hops()} hops
+     * from it, as {@link Neighborhood} describes. The result's {@link Subnet#from()} is that node,
+     * and its nodes are in the order the walk from it found them. A port GUID is looked for first
+     * by a walk from the local port that stops at the first level holding a node with that port.
+     *
+     * @throws IllegalArgumentException if no node of the subnet reachable from the local port has
+     *                                  the port GUID
+     * @throws org.jrdma.RdmaException  if no node answers at the route
+     */
+    public static SubnetDiscovery run(SmpClient smp, Neighborhood around) {
+        SmpTarget.DirectedRoute start = switch (around) {
+            case Neighborhood.AtRoute at -> at.route();
+            case Neighborhood.AtPort at -> routeTo(smp, at.portGuid());
+        };
+        return Exploration.run(new DirectedRouteExplorer(smp, start), AttributeSource.smp(smp), around.hops(), node -> false);
+    }
+
+    /** The directed route to the node owning {@code portGuid}, by a walk from the local port that stops when it finds it. */
+    private static SmpTarget.DirectedRoute routeTo(SmpClient smp, Guid portGuid) {
+        Predicate<Node> owner = node -> node.ports().stream().anyMatch(p -> p.guid().equals(portGuid));
+        SubnetDiscovery search = Exploration.run(new DirectedRouteExplorer(smp), AttributeSource.smp(smp), Integer.MAX_VALUE, owner);
+        return search.subnet().nodes().stream().filter(owner).findFirst().map(Node::route)
+                .orElseThrow(() -> new IllegalArgumentException("no port has GUID " + portGuid.toHexString() + " among the "
+                        + search.subnet().nodes().size() + " nodes reachable from the local port"
+                        + (search.problems.isEmpty() ? "" : " (" + search.problems.size() + " ports did not answer)")));
     }
 
     /**
