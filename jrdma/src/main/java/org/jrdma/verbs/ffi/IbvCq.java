@@ -2,12 +2,14 @@ package org.jrdma.verbs.ffi;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.Reference;
 
 /**
  * {@code struct ibv_cq}: a completion queue ({@code ibv_create_cq}, {@code ibv_resize_cq},
@@ -23,7 +25,7 @@ public final class IbvCq extends NativeObject {
     private static final MethodHandle DESTROY_CQ = Ibv.function("ibv_destroy_cq",
             FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
     /** {@code int (*poll_cq)(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)}. */
-    private static final MethodHandle POLL_CQ = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+    private static final MethodHandle POLL_CQ = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG));
     /** {@code int (*req_notify_cq)(struct ibv_cq *cq, int solicited_only)}. */
     private static final MethodHandle REQ_NOTIFY_CQ = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     private static final VarHandle CQE = Structs.handle(Structs.IBV_CQ, "cqe");
@@ -86,7 +88,8 @@ public final class IbvCq extends NativeObject {
      */
     public int poll(WcArray wcs, int max) {
         try {
-            int n = (int) POLL_CQ.invokeExact(pollCq, ptr, max, wcs.wcs);
+            int n = (int) POLL_CQ.invokeExact(pollCq, ptr, max, wcs.address);
+            Reference.reachabilityFence(wcs); // its memory is freed once the array is unreachable
             if (n < 0) {
                 Errors.zero("ibv_poll_cq", n);
             }

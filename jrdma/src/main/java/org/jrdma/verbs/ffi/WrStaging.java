@@ -21,7 +21,7 @@ import java.lang.invoke.VarHandle;
  * not thread-safe (the owner serialises posts).
  */
 public abstract sealed class WrStaging permits SendWrs, RecvWrs {
-    private static final MethodHandle POST = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle POST = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG));
     private static final long SGE = Structs.IBV_SGE.byteSize();
     private static final VarHandle SGE_ADDR = Structs.handle(Structs.IBV_SGE, "addr");
     private static final VarHandle SGE_LENGTH = Structs.handle(Structs.IBV_SGE, "length");
@@ -36,13 +36,22 @@ public abstract sealed class WrStaging permits SendWrs, RecvWrs {
     private final MemorySegment postFunction;
     private final MemorySegment sges;
     private final MemorySegment badWr;
+    /**
+     * The addresses of {@link #wrs} and {@link #badWr}, passed to the post function as integers:
+     * the staging lives in the queue's own arena, which the call keeps open through its
+     * {@code queue} argument, so one session acquire covers all three (each segment argument
+     * costs an unboxing, and a session acquire when its arena is another).
+     */
+    private final long wrsAddress;
+    private final long badWrAddress;
     private final int capacity;
     private final int maxSge;
     private int lastError;
 
     /**
      * Room for {@code capacity} requests of layout {@code wr}, each with up to {@code maxSge}
-     * elements, in {@code arena}, posted to {@code queue} (a QP or an SRQ) through {@code postFunction}.
+     * elements, in {@code arena}, posted to {@code queue} (a QP or an SRQ) through {@code postFunction};
+     * {@code arena} must be the one {@code queue} is bound to.
      */
     WrStaging(Arena arena, GroupLayout wr, MemorySegment queue, MemorySegment postFunction, int capacity, int maxSge) {
         this.wrs = arena.allocate(wr, capacity);
@@ -54,6 +63,8 @@ public abstract sealed class WrStaging permits SendWrs, RecvWrs {
         this.maxSge = maxSge;
         this.sges = arena.allocate(Structs.IBV_SGE, (long) capacity * Math.max(1, maxSge));
         this.badWr = arena.allocate(ADDRESS);
+        this.wrsAddress = wrs.address();
+        this.badWrAddress = badWr.address();
         long sgList = Structs.offset(wr, "sg_list");
         for (int i = 0; i < capacity; i++) {
             wrs.set(JAVA_LONG, i * wrSize + sgList, sges.address() + (long) i * maxSge * SGE);
@@ -95,7 +106,7 @@ public abstract sealed class WrStaging permits SendWrs, RecvWrs {
         wrs.set(JAVA_LONG, (count - 1) * wrSize + nextOffset, 0L);
         int rc;
         try {
-            rc = (int) POST.invokeExact(postFunction, queue, wrs, badWr);
+            rc = (int) POST.invokeExact(postFunction, queue, wrsAddress, badWrAddress);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
