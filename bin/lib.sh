@@ -66,6 +66,20 @@ mvn_run() {
         mvn -B -ntp -f "$JRDMA_ROOT/pom.xml" "$@"
 }
 
+# ibtool's jar, the JVM options it runs with (bin/ibtool, its AOT cache and bin/bench-discovery
+# alike), and its JDK AOT cache, valid while newer than the jar.
+IBTOOL_JAR="$JRDMA_ROOT/jrdma-tools/target/ibtool.jar"
+IBTOOL_JAVA_OPTIONS=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1)
+IBTOOL_AOT="$JRDMA_ROOT/jrdma-tools/target/ibtool.aot"
+
+# Records ibtool's AOT cache by one training discovery (org.jrdma.bench.AotTraining); needs the
+# built jars and select_jdk.
+record_ibtool_aot_cache() {
+    rm -f "$IBTOOL_AOT"
+    java -cp "$JRDMA_ROOT/bench/target/benchmarks.jar" org.jrdma.bench.AotTraining "$IBTOOL_AOT" \
+        "$JAVA_HOME/bin/java" "${IBTOOL_JAVA_OPTIONS[@]}" -jar "$IBTOOL_JAR"
+}
+
 # Runs a named stage and prints how long it took: stage NAME COMMAND...
 stage() {
     local name=$1 start end status=0

@@ -1,7 +1,6 @@
 package org.jrdma.bench;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.jrdma.mad.MadEngine;
@@ -41,8 +40,7 @@ public final class DiscoveryComparison {
                 topology.nodes().size(), topology.nodes(Topology.NodeType.SWITCH).size());
         try (Fabric fabric = Fabric.start(topology, Fabric.Options.defaults().withSubnetManager(false))) {
             List<String> c = List.of("ibnetdiscover");
-            List<String> j = new ArrayList<>(ibtool);
-            j.addAll(List.of("ibnetdiscover", "--sim", fabric.socketName()));
+            List<String> j = AotTraining.discover(ibtool, fabric);
             String cOut = run(fabric, c, null);
             String jOut = run(fabric, j, null);
             if (!withoutDate(cOut).equals(withoutDate(jOut))) {
@@ -52,8 +50,8 @@ public final class DiscoveryComparison {
                     cOut.lines().count(), ROUNDS);
             List<String> aot = null;
             if (aotCache != null) {
-                run(fabric, withJvmOption(j, "-XX:AOTCacheOutput=" + aotCache), null);
-                aot = withJvmOption(j, "-XX:AOTCache=" + aotCache);
+                AotTraining.record(fabric, ibtool, aotCache);
+                aot = AotTraining.withJvmOption(j, "-XX:AOTCache=" + aotCache);
             }
             long[] cTimes = new long[ROUNDS];
             long[] jTimes = new long[ROUNDS];
@@ -85,12 +83,6 @@ public final class DiscoveryComparison {
     }
 
     /** The command with a JVM option added right after the {@code java} executable. */
-    private static List<String> withJvmOption(List<String> command, String option) {
-        List<String> out = new ArrayList<>(command);
-        out.add(1, option);
-        return out;
-    }
-
     private static long timed(Fabric fabric, List<String> command) {
         long start = System.nanoTime();
         run(fabric, command, null);
