@@ -82,7 +82,6 @@ public final class DiscoveryComparison {
         }
     }
 
-    /** The command with a JVM option added right after the {@code java} executable. */
     private static long timed(Fabric fabric, List<String> command) {
         long start = System.nanoTime();
         run(fabric, command, null);

@@ -88,8 +88,10 @@ public final class IbvCq extends NativeObject {
      */
     public int poll(WcArray wcs, int max) {
         try {
-            int n = (int) POLL_CQ.invokeExact(pollCq, ptr, max, wcs.address);
-            Reference.reachabilityFence(wcs); // its memory is freed once the array is unreachable
+            // the array goes by address: as a segment of its automatic arena it would cost a session
+            // acquire and release per poll; keeping it reachable across the call keeps it allocated
+            int n = (int) POLL_CQ.invokeExact(pollCq, ptr, max, wcs.wcs.address());
+            Reference.reachabilityFence(wcs);
             if (n < 0) {
                 Errors.zero("ibv_poll_cq", n);
             }

@@ -27,12 +27,6 @@ public final class WcArray {
 
     /** The {@code struct ibv_wc} array. */
     final MemorySegment wcs;
-    /**
-     * Its address, which {@code ibv_poll_cq} receives as an integer: an automatic arena's segment
-     * would cost a session acquire and release on every poll; the caller keeps this array
-     * reachable across the call instead.
-     */
-    final long address;
     /** Its number of elements. */
     final int capacity;
 
@@ -43,7 +37,6 @@ public final class WcArray {
         }
         this.capacity = capacity;
         this.wcs = Arena.ofAuto().allocate(Structs.IBV_WC, capacity);
-        this.address = wcs.address();
     }
 
     /** {@code wc[i].wr_id}. */

@@ -36,14 +36,6 @@ public abstract sealed class WrStaging permits SendWrs, RecvWrs {
     private final MemorySegment postFunction;
     private final MemorySegment sges;
     private final MemorySegment badWr;
-    /**
-     * The addresses of {@link #wrs} and {@link #badWr}, passed to the post function as integers:
-     * the staging lives in the queue's own arena, which the call keeps open through its
-     * {@code queue} argument, so one session acquire covers all three (each segment argument
-     * costs an unboxing, and a session acquire when its arena is another).
-     */
-    private final long wrsAddress;
-    private final long badWrAddress;
     private final int capacity;
     private final int maxSge;
     private int lastError;
@@ -63,8 +55,6 @@ public abstract sealed class WrStaging permits SendWrs, RecvWrs {
         this.maxSge = maxSge;
         this.sges = arena.allocate(Structs.IBV_SGE, (long) capacity * Math.max(1, maxSge));
         this.badWr = arena.allocate(ADDRESS);
-        this.wrsAddress = wrs.address();
-        this.badWrAddress = badWr.address();
         long sgList = Structs.offset(wr, "sg_list");
         for (int i = 0; i < capacity; i++) {
             wrs.set(JAVA_LONG, i * wrSize + sgList, sges.address() + (long) i * maxSge * SGE);
@@ -106,7 +96,9 @@ public abstract sealed class WrStaging permits SendWrs, RecvWrs {
         wrs.set(JAVA_LONG, (count - 1) * wrSize + nextOffset, 0L);
         int rc;
         try {
-            rc = (int) POST.invokeExact(postFunction, queue, wrsAddress, badWrAddress);
+            // wrs and badWr go by address: they live in the queue's own arena, which the call keeps
+            // open through its queue argument, so as segments they would only add unboxing
+            rc = (int) POST.invokeExact(postFunction, queue, wrs.address(), badWr.address());
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
