@@ -1,7 +1,9 @@
 package org.jrdma.subnet;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
@@ -105,7 +107,7 @@ final class Exploration {
         }
         List<Probe> found = new ArrayList<>();
         List<MadSchedule.Task<Node>> reads = new ArrayList<>();
-        List<Guid> fresh = new ArrayList<>();
+        Set<Guid> fresh = new HashSet<>();
         for (MadSchedule.Task<Outcome> task : probes) {
             Outcome outcome = task.join();
             Probe p = outcome.probe();
@@ -117,8 +119,7 @@ final class Exploration {
             }
             found.add(p);
             Guid guid = p.info().nodeGuid();
-            if (!subnet.contains(guid) && !fresh.contains(guid)) {
-                fresh.add(guid);
+            if (!subnet.contains(guid) && fresh.add(guid)) {
                 reads.add(sched.queue(() -> read(sched, p)));
             }
         }
