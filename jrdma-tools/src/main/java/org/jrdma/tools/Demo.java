@@ -95,7 +95,7 @@ public final class Demo {
         System.out.println("$ ibtool " + String.join(" ", args));
         java.io.StringWriter out = new java.io.StringWriter();
         long start = System.nanoTime();
-        picocli.CommandLine cl = Ibtool.commandLine();
+        picocli.CommandLine cl = Ibtool.commandLine(args);
         cl.setOut(new java.io.PrintWriter(out, true));
         int status = cl.execute(args);
         lastIbtoolOutput = out.toString();

@@ -1,5 +1,6 @@
 package org.jrdma.tools;
 
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.jrdma.RdmaException;
 import picocli.CommandLine;
@@ -13,13 +14,15 @@ import picocli.CommandLine.Spec;
  * 2 bad input, 3 an incomplete answer (part of the fabric did not respond).
  */
 @Command(name = "ibtool", mixinStandardHelpOptions = true, version = "jrdma ibtool 0.1.0",
-        description = "InfiniBand diagnostics and fabric tools built on jrdma.",
-        subcommands = {IbnetdiscoverCommand.class, SmpqueryCommand.class, PerfqueryCommand.class, SaqueryCommand.class,
-                IbrouteCommand.class, IbtracertCommand.class, NodeListCommand.Hosts.class, NodeListCommand.Switches.class,
-                NodeListCommand.Routers.class, NodeListCommand.Nodes.class, IblinkinfoCommand.class,
-                SminfoCommand.class, IbaddrCommand.class, SmpdumpCommand.class,
-                DecodeMadCommand.class, IbstatCommand.class})
+        description = "InfiniBand diagnostics and fabric tools built on jrdma.")
 public final class Ibtool implements Callable<Integer> {
+    /** Every subcommand, in the order the usage message lists them. */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(IbnetdiscoverCommand.class, SmpqueryCommand.class,
+            PerfqueryCommand.class, SaqueryCommand.class, IbrouteCommand.class, IbtracertCommand.class,
+            NodeListCommand.Hosts.class, NodeListCommand.Switches.class, NodeListCommand.Routers.class,
+            NodeListCommand.Nodes.class, IblinkinfoCommand.class, SminfoCommand.class, IbaddrCommand.class,
+            SmpdumpCommand.class, DecodeMadCommand.class, IbstatCommand.class);
+
     @Spec
     private CommandSpec spec;
 
@@ -29,9 +32,18 @@ public final class Ibtool implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** A command line whose failures map to ibtool's exit statuses with a one-line message. */
-    public static CommandLine commandLine() {
+    /**
+     * The command line that runs {@code args}, its failures mapped to ibtool's exit statuses with a
+     * one-line message. When {@code args} start with a subcommand's name it holds that subcommand
+     * alone: picocli builds a command's model by reflection, and building the other fifteen would
+     * cost a one-shot process more than most of its commands take; otherwise (no arguments, an
+     * option, an unknown name) it holds every subcommand, for the usage message and picocli's errors.
+     */
+    public static CommandLine commandLine(String... args) {
         CommandLine cl = new CommandLine(new Ibtool());
+        for (Class<?> subcommand : subcommandsFor(args)) {
+            cl.addSubcommand(subcommand);
+        }
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println(commandLine.getCommandName() + ": " + e.getMessage());
             commandLine.getErr().flush();
@@ -47,7 +59,16 @@ public final class Ibtool implements Callable<Integer> {
         return cl;
     }
 
+    private static List<Class<?>> subcommandsFor(String[] args) {
+        for (Class<?> subcommand : SUBCOMMANDS) {
+            if (args.length > 0 && subcommand.getAnnotation(Command.class).name().equals(args[0])) {
+                return List.of(subcommand);
+            }
+        }
+        return SUBCOMMANDS;
+    }
+
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        System.exit(commandLine(args).execute(args));
     }
 }

@@ -15,7 +15,7 @@ record IbtoolRun(int exitCode, String out, String err) {
     static IbtoolRun of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cl = Ibtool.commandLine();
+        CommandLine cl = Ibtool.commandLine(args);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
