@@ -1,17 +1,32 @@
 package org.jrdma.tools;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
+import org.jrdma.RdmaException;
 import org.jrdma.mad.MadEngine;
+import org.jrdma.subnet.Node;
+import org.jrdma.subnet.Subnet;
+import org.jrdma.subnet.SubnetCache;
+import org.jrdma.subnet.SubnetCacheException;
+import org.jrdma.subnet.SubnetDiff;
 import org.jrdma.subnet.SubnetDiscovery;
 import org.jrdma.subnet.TopologyWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code ibtool ibnetdiscover}: discovers the subnet by directed route and prints its topology file. */
+/**
+ * {@code ibtool ibnetdiscover}: discovers the subnet by directed route (or reads it from a
+ * libibnetdisc cache) and prints its topology file, or its differences from a cached state;
+ * optionally caches what it found, in the format infiniband-diags' ibnetdiscover reads.
+ */
 @Command(name = "ibnetdiscover", mixinStandardHelpOptions = true,
         description = "Discover the InfiniBand subnet by directed-route SMPs and print it as a topology file (ibnetdiscover format).")
 final class IbnetdiscoverCommand implements Callable<Integer> {
@@ -24,21 +39,73 @@ final class IbnetdiscoverCommand implements Callable<Integer> {
     @Mixin
     NodeNameMapOption names;
 
+    @Option(names = "--cache", paramLabel = "FILE", description = "also write the fabric to FILE in libibnetdisc's cache format")
+    Path cache;
+
+    @Option(names = "--load-cache", paramLabel = "FILE",
+            description = "read the fabric from FILE, a libibnetdisc cache, instead of discovering it")
+    Path loadCache;
+
+    @Option(names = "--diff", paramLabel = "FILE",
+            description = "print the differences between the fabric cached in FILE and the current one (or --load-cache's)")
+    Path diff;
+
+    @Option(names = "--diffcheck", paramLabel = "KEYS",
+            description = "what --diff compares, comma separated: sw, ca, router, port, lid, nodedesc (default: sw,ca,router,port)")
+    String diffcheck;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        Set<SubnetDiff.Check> checks = diffChecks();
         NodeNameMap map = names.map();
-        try (MadEngine engine = fabric.openEngine()) {
-            SubnetDiscovery discovery = viaSa.discover(fabric, engine);
-            out.print(TopologyWriter.write(discovery.subnet(), ZonedDateTime.now(), node -> map.name(node.guid(), node.description())));
-            out.flush();
-            PrintWriter err = spec.commandLine().getErr();
-            discovery.problems().forEach(p -> err.println("ibnetdiscover: " + p));
-            err.flush();
-            return discovery.problems().isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+        Subnet before = diff == null ? null : load(diff, "loading cached fabric for diff failed");
+        Subnet subnet;
+        List<String> problems = List.of();
+        if (loadCache != null) {
+            subnet = load(loadCache, "loading cached fabric failed");
+        } else {
+            try (MadEngine engine = fabric.openEngine()) {
+                SubnetDiscovery discovery = viaSa.discover(fabric, engine);
+                subnet = discovery.subnet();
+                problems = discovery.problems();
+            }
+        }
+        Function<Node, String> displayName = node -> map.name(node.guid(), node.description());
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(before == null ? TopologyWriter.write(subnet, ZonedDateTime.now(), displayName)
+                : SubnetDiff.write(before, subnet, checks, displayName));
+        out.flush();
+        if (cache != null) {
+            try {
+                SubnetCache.write(subnet, cache);
+            } catch (SubnetCacheException e) {
+                throw new RdmaException("caching ibnetdiscover data failed: " + e.getMessage(), e);
+            }
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        problems.forEach(p -> err.println("ibnetdiscover: " + p));
+        err.flush();
+        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
+    /** {@code --diffcheck}'s checks, or the default ones. */
+    private Set<SubnetDiff.Check> diffChecks() {
+        try {
+            return diffcheck == null ? SubnetDiff.DEFAULT : SubnetDiff.parseChecks(diffcheck);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** The subnet cached in {@code file}; a bad cache fails with the C tool's message ({@code failure}) and why. */
+    private static Subnet load(Path file, String failure) {
+        try {
+            return SubnetCache.read(file);
+        } catch (SubnetCacheException e) {
+            throw new RdmaException(failure + ": " + e.getMessage(), e);
         }
     }
 }

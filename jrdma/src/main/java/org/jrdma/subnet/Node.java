@@ -73,7 +73,7 @@ public final class Node {
         return target instanceof SmpTarget.DirectedRoute route ? route : null;
     }
 
-    /** How discovery reached this node: its directed route, or the LID it was read at. */
+    /** How discovery reached this node: its directed route, or the LID it was read at; null for a node read from a {@link SubnetCache}. */
     public SmpTarget target() {
         return target;
     }

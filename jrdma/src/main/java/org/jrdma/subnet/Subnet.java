@@ -19,9 +19,14 @@ public final class Subnet {
     private volatile AttributeSource attributeSource;
 
     Subnet(Node from, AttributeSource attributeSource) {
+        this(List.of(from), from, attributeSource);
+    }
+
+    /** A subnet of {@code nodes} in discovery order, {@code from} among them. */
+    Subnet(List<Node> nodes, Node from, AttributeSource attributeSource) {
         this.from = from;
         this.attributeSource = attributeSource;
-        add(from);
+        nodes.forEach(this::add);
     }
 
     /** Where attributes read on demand come from: the SMPs or the SA discovery used, unless set since. */
