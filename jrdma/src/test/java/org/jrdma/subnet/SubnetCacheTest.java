@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.Arrays;
@@ -140,7 +139,8 @@ class SubnetCacheTest {
         assertFails(withByte(good, portsStart + 13 + 64 + 8 + 1 + 8, 3), "links to port 3 of GUID");
     }
 
-    private static int portsStart(byte[] cache) {
+    /** Where the port records of a cache start: after the header and every node record with its port keys. */
+    static int portsStart(byte[] cache) {
         ByteBuffer in = ByteBuffer.wrap(cache).order(ByteOrder.LITTLE_ENDIAN);
         int at = HEADER;
         for (int i = 0; i < in.getInt(8); i++) {
