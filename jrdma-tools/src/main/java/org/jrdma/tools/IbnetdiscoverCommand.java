@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
  * optionally caches what it found, in the format infiniband-diags' ibnetdiscover reads.
  */
 @Command(name = "ibnetdiscover", mixinStandardHelpOptions = true,
-        description = "Discover the InfiniBand subnet by directed-route SMPs and print it as a topology file (ibnetdiscover format).")
+        description = "Discover the InfiniBand subnet by directed-route SMPs (or read it from a libibnetdisc cache) and print it as "
+                + "a topology file (ibnetdiscover format), or its differences from a cached state (--diff).")
 final class IbnetdiscoverCommand implements Callable<Integer> {
     @Mixin
     FabricOptions fabric;

@@ -5,6 +5,7 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -72,6 +73,8 @@ public final class SubnetCache {
                 throw new SubnetCacheException(file + ": " + size + " bytes is larger than any cache this reads");
             }
             bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new SubnetCacheException(file + ": no such file", e);
         } catch (IOException e) {
             throw new SubnetCacheException(file + ": cannot read: " + e, e);
         }
