@@ -85,7 +85,7 @@ class IbnetdiscoverCacheTest {
     }
 
     @Test
-    void diffsAsTheCToolDoes(Fabric fabric, @TempDir Path dir) {
+    void diffsAsTheCToolDoes(Fabric fabric, @TempDir Path dir) throws IOException {
         String before = dir.resolve("before.cache").toString();
         c(fabric, null, "ibnetdiscover", "--cache", before);
         String[][] checks = {{}, {"--diffcheck", "sw,ca,port,lid,nodedesc"}, {"--diffcheck", "CA,nodedesc"}, {"--diffcheck", "sw,port"},
@@ -101,6 +101,9 @@ class IbnetdiscoverCacheTest {
             String changes = AgainstC.run(later, "ibnetdiscover", "--diff", before).ours().out();
             assertTrue(changes.contains("\n< vendid=0x0\n< devid=0x0\n< sysimgguid=0x2c90300001040\n< caguid=0x2c90300001040\n"), changes);
             assertTrue(changes.contains("> [3]\t\"H-0002c90300001020\"[1](2c90300001021) \t\t# \"node02 HCA-1\""), changes);
+            String map = Files.writeString(dir.resolve("names.map"), "0x0002c90300000a02 \"renamed by map\"\n").toString();
+            AgainstC named = AgainstC.run(later, "ibnetdiscover", "--node-name-map", map, "--diff", before).assertSame();
+            assertTrue(named.ours().out().contains("# \"renamed by map\" base port 0"), named.ours().out());
             AgainstC same = AgainstC.run(later, "ibnetdiscover", "--load-cache", after, "--diff", after).assertSame();
             assertEquals("", same.ours().out(), "a fabric has no differences from itself");
             AgainstC nodedesc = AgainstC.run(later, "ibnetdiscover", "--diff", before, "--diffcheck", "ca,nodedesc").assertSame();
