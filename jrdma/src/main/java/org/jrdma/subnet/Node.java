@@ -109,10 +109,22 @@ public final class Node {
         return isSwitch() ? ports[0] : null;
     }
 
+    /** libibnetdisc's {@code smalid}: the LID of a switch's port 0; 0 if port 0 was not read, and for other nodes. */
+    int managementLid() {
+        Port port0 = managementPort();
+        return port0 == null ? 0 : port0.rawInfo().lid();
+    }
+
+    /** libibnetdisc's {@code smalmc}: the LMC of a switch's port 0; 0 if port 0 was not read, and for other nodes. */
+    int managementLmc() {
+        Port port0 = managementPort();
+        return port0 == null ? 0 : port0.rawInfo().lmc();
+    }
+
     /** The node's LID: port 0's for a switch, the first discovered port's otherwise (0 if none). */
     public int lid() {
         if (isSwitch()) {
-            return ports[0] == null ? 0 : ports[0].rawInfo().lid();
+            return managementLid();
         }
         for (Port p : ports) {
             if (p != null) {

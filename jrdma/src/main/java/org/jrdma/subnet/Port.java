@@ -47,9 +47,9 @@ public final class Port {
         return node.isSwitch() ? node.lid() : info.lid();
     }
 
-    /** The LID mask control of the port (port 0's for a switch). */
+    /** The LID mask control of the port (port 0's for a switch, 0 if that was not read). */
     public int lmc() {
-        return node.isSwitch() ? node.managementPort().info.lmc() : info.lmc();
+        return node.isSwitch() ? node.managementLmc() : info.lmc();
     }
 
     /** The port at the other end of this port's link, or null if it has none. */

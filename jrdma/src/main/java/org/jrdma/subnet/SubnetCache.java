@@ -136,20 +136,13 @@ public final class SubnetCache {
         return Arrays.copyOf(out.array(), out.position());
     }
 
-    /** libibnetdisc's {@code smalid}: the LID in the PortInfo of port 0 if discovery read it (a switch's), else 0. */
-    static int portZeroLid(Node node) {
-        Port port0 = node.port(0);
-        return port0 == null ? 0 : port0.rawInfo().lid();
-    }
-
     private static void writeNode(ByteBuffer out, Node node) {
         List<Port> ports = node.ports();
         if (ports.size() > 255) {
             throw new IllegalArgumentException(node + " has " + ports.size() + " ports: a cache record lists at most 255");
         }
-        Port port0 = node.port(0);
         SmpSwitchInfo switchInfo = node.switchInfo();
-        out.putShort((short) portZeroLid(node)).put((byte) (port0 == null ? 0 : port0.rawInfo().lmc()))
+        out.putShort((short) node.managementLid()).put((byte) node.managementLmc())
                 .put((byte) (switchInfo == null ? 0 : switchInfo.enhancedPort0()));
         putSmpData(out, switchInfo);
         out.putLong(node.guid().value()).put((byte) node.nodeTypeValue()).put((byte) node.numPorts());
@@ -163,10 +156,8 @@ public final class SubnetCache {
 
     private static void writePort(ByteBuffer out, Port port) {
         Node node = port.node();
-        Port port0 = node.port(0);
-        int lmc = node.isSwitch() ? (port0 == null ? 0 : port0.rawInfo().lmc()) : port.rawInfo().lmc();
         out.putLong(port.guid().value()).put((byte) port.number()).put((byte) 0)
-                .putShort((short) (node.isSwitch() ? portZeroLid(node) : port.rawInfo().lid())).put((byte) lmc);
+                .putShort((short) port.lid()).put((byte) port.lmc());
         putSmpData(out, port.rawInfo());
         out.putLong(node.guid().value());
         Port remote = port.remote();

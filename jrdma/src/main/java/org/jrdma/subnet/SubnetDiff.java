@@ -125,7 +125,7 @@ public final class SubnetDiff {
 
     private void compare(Node node, Node other, Set<Check> checks, String firstMark, String secondMark) {
         Header header = new Header(node);
-        if (checks.contains(Check.LIDS) && SubnetCache.portZeroLid(node) != SubnetCache.portZeroLid(other)
+        if (checks.contains(Check.LIDS) && node.managementLid() != other.managementLid()
                 || checks.contains(Check.NODE_DESCRIPTIONS) && !node.description().equals(other.description())) {
             lines.header(node, "", firstMark);
             lines.detail(other, secondMark);

@@ -67,11 +67,10 @@ final class TopologyLines {
     void detail(Node node, String prefix) {
         out.append(prefix);
         if (node.isSwitch()) {
-            Port port0 = node.managementPort();
             boolean enhanced = node.switchInfo() != null && node.switchInfo().enhancedPort0() != 0;
             out.append("Switch\t").append(node.numPorts()).append(' ').append(name(node)).append("\t\t# \"")
                     .append(displayName.apply(node)).append("\" ").append(enhanced ? "enhanced" : "base").append(" port 0 lid ")
-                    .append(node.lid()).append(" lmc ").append(port0 == null ? 0 : port0.rawInfo().lmc());
+                    .append(node.lid()).append(" lmc ").append(node.managementLmc());
         } else {
             out.append(node.nodeTypeValue() == 3 ? "Rt" : "Ca").append('\t').append(node.numPorts()).append(' ').append(name(node))
                     .append("\t\t# \"").append(node.description()).append('"');
