@@ -22,7 +22,10 @@ import org.jrdma.examples.CommandLine.UsageException;
  * code, with {@code -Xbatch} (in the emulated VM a compiler thread sharing its CPU with a
  * busy-polling thread hardly gets to compile) and {@code -XX:CompileThresholdScaling=0.1} (so the
  * warm-up can be short); the C tools need none. Both ping-pong sides of a pair get the same
- * options.
+ * options. The ping-pong warm-up is as long as the timed run: a side refills its receive queue
+ * once every {@code rx-depth - 1} (499) exchanges, and that path must have run some twenty times
+ * to be compiled before the timing starts; with 3,000 exchanges it was compiled inside the timed
+ * loop, and with {@code -Xbatch} the side stalled while it compiled (about 0.3 s of 1.3 s).
  */
 public final class VerbsBenchmark {
     private static final Pattern LATENCY = Pattern.compile("(\\d+) iters in ([0-9.]+) seconds = ([0-9.]+) usec/iter");
@@ -57,7 +60,7 @@ public final class VerbsBenchmark {
 
     /**
      * {@code VerbsBenchmark [--rounds 3] [--device rxe0] [--gid-index 0] [--pp-size 64]
-     * [--pp-iters 20000] [--pp-warmup 3000] [--bw-size 65536] [--bw-iters 10000] [--bw-warmup 3000]};
+     * [--pp-iters 20000] [--pp-warmup 20000] [--bw-size 65536] [--bw-iters 10000] [--bw-warmup 3000]};
      * exits 1 if a run failed.
      */
     public static void main(String[] args) throws UsageException {
@@ -66,7 +69,7 @@ public final class VerbsBenchmark {
         VerbsBenchmark bench = new VerbsBenchmark(line.string("device", "rxe0"), line.string("gid-index", "0"));
         List<String> pp = List.of("-s", line.string("pp-size", "64"), "-n", line.string("pp-iters", "20000"));
         List<String> bw = List.of("-s", line.string("bw-size", "65536"), "-n", line.string("bw-iters", "10000"));
-        List<String> ppJava = List.of("--warmup", line.string("pp-warmup", "3000"), "--alloc");
+        List<String> ppJava = List.of("--warmup", line.string("pp-warmup", "20000"), "--alloc");
         List<String> bwJava = List.of("--warmup", line.string("bw-warmup", "3000"), "--alloc");
         bench.run(rounds, pp, ppJava, bw, bwJava);
         System.exit(bench.failures == 0 ? 0 : 1);

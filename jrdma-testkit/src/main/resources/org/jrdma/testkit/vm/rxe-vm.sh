@@ -309,11 +309,15 @@ boot_vm() {
     [[ -z $share ]] || shares+=(-virtfs "local,path=$share,mount_tag=share,security_model=none,multidevs=remap")
     # A fixed, conservative CPU model: with -cpu max, HotSpot inside the VM picks up instructions
     # (AVX and later) that TCG emulates imperfectly and the JVM can die of SIGILL in JIT code.
+    # mitigations=off: TCG does not execute speculatively, so the guest kernel's Meltdown and
+    # Spectre defences for the Nehalem model protect nothing here, and they cost dearly: with page
+    # table isolation every system call switches CR3, which empties TCG's software TLB, and the
+    # process then refills it page by page (a soft-RoCE ping-pong took about three times longer).
     # In the background, so that the trap on TERM/INT can stop it at once.
     timeout --kill-after=5 "$timeout_seconds" qemu-system-x86_64 \
         -nodefaults -no-user-config -accel tcg -cpu Nehalem -smp 2 -m 2G \
         -kernel "/boot/vmlinuz-$version" -initrd "$initramfs" \
-        -append "console=ttyS0 panic=-1 quiet" \
+        -append "console=ttyS0 panic=-1 quiet mitigations=off" \
         -display none -monitor none -serial "file:$work/console.log" -nic none -no-reboot \
         "${shares[@]}" </dev/null >"$work/qemu.log" 2>&1 &
     qemu_pid=$!
