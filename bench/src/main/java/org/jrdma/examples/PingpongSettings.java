@@ -91,7 +91,8 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
                   -g, --gid-idx=<gid index> local port gid index
                   -c, --chk              validate received buffer
                 Java only:
-                      --warmup=<iters>   untimed exchanges first (give both sides the same number)
+                      --warmup=<iters>   untimed exchanges first (give both sides the same number;
+                                         20 x rx-depth compiles the receive refill too)
                       --alloc            print the bytes the timed loop allocated
                 """.formatted(slText);
     }
