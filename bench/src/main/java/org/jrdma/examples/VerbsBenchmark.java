@@ -21,7 +21,7 @@ import org.jrdma.examples.CommandLine.UsageException;
  * processes run {@code --warmup} untimed iterations first so that the timed loop runs compiled
  * code, with {@code -Xbatch} (in the emulated VM a compiler thread sharing its CPU with a
  * busy-polling thread hardly gets to compile) and {@code -XX:CompileThresholdScaling=0.1} (so the
- * warm-up can be short); the C tools need none. Both ping-pong sides of a pair get the same
+ * loop reaches its final compiled form early in the warm-up); the C tools need none. Both ping-pong sides of a pair get the same
  * options. The ping-pong warm-up is as long as the timed run: a side refills its receive queue
  * once every {@code rx-depth - 1} (499) exchanges, and that path must have run some twenty times
  * to be compiled before the timing starts; with 3,000 exchanges it was compiled inside the timed
