@@ -21,11 +21,12 @@ import org.jrdma.examples.CommandLine.UsageException;
  * processes run {@code --warmup} untimed iterations first so that the timed loop runs compiled
  * code, with {@code -Xbatch} (in the emulated VM a compiler thread sharing its CPU with a
  * busy-polling thread hardly gets to compile) and {@code -XX:CompileThresholdScaling=0.1} (so the
- * loop reaches its final compiled form early in the warm-up); the C tools need none. Both ping-pong sides of a pair get the same
- * options. The ping-pong warm-up is as long as the timed run: a side refills its receive queue
- * once every {@code rx-depth - 1} (499) exchanges, and that path must have run some twenty times
- * to be compiled before the timing starts; with 3,000 exchanges it was compiled inside the timed
- * loop, and with {@code -Xbatch} the side stalled while it compiled (about 0.3 s of 1.3 s).
+ * loop reaches its final compiled form early in the warm-up); the C tools need none. Both
+ * ping-pong sides of a pair get the same options. The ping-pong warm-up defaults to 20,000
+ * exchanges whatever {@code --pp-iters} is: a side refills its receive queue once every
+ * {@code rx-depth - 1} (499) exchanges, and that path must have run some twenty times to be
+ * compiled before the timing starts; with 3,000 exchanges it was compiled inside the timed loop,
+ * and with {@code -Xbatch} the side stalled while it compiled (about 0.3 s of 1.3 s).
  */
 public final class VerbsBenchmark {
     private static final Pattern LATENCY = Pattern.compile("(\\d+) iters in ([0-9.]+) seconds = ([0-9.]+) usec/iter");
