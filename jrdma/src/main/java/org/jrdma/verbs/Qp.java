@@ -344,6 +344,32 @@ public final class Qp extends Resource implements RecvQueue {
         }
     }
 
+    /**
+     * Copies {@code wr} (one request, no chain) into native memory of its own, to be posted
+     * again and again with {@link PreparedSend#post()}, one downcall a post and no copying.
+     * Allocates in the queue pair's memory, which is freed when it is closed.
+     *
+     * @throws IllegalArgumentException when {@code wr} is a chain or has more elements than the queue pair allows
+     */
+    public PreparedSend prepareSend(SendWr wr) {
+        checkOpen();
+        return new PreparedSend(this, handle.newSendWrs(1), wr);
+    }
+
+    /**
+     * Copies {@code wr} (one request, no chain) into native memory of its own, to be posted
+     * again and again with {@link PreparedRecv#post()}.
+     *
+     * @throws IllegalStateException    if the queue pair receives from a shared receive queue
+     * @throws IllegalArgumentException when {@code wr} is a chain or has more elements than the queue pair allows
+     */
+    @Override
+    public PreparedRecv prepareRecv(RecvWr wr) {
+        checkOpen();
+        recvWrs();
+        return new PreparedRecv(this, handle.newRecvWrs(1), "ibv_post_recv", wr);
+    }
+
     private RecvWrs recvWrs() {
         RecvWrs staging = handle.recvWrs();
         if (staging == null) {

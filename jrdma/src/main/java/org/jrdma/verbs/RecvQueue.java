@@ -14,4 +14,12 @@ public sealed interface RecvQueue permits Qp, Srq {
      * @throws org.jrdma.WrException when a request could not be posted; those before it were
      */
     void postRecv(RecvWr first);
+
+    /**
+     * Copies {@code wr} (one request, no chain) into native memory of its own, to be posted
+     * again and again with {@link PreparedRecv#post()}, one downcall a post and no copying.
+     *
+     * @throws IllegalArgumentException when {@code wr} is a chain or has more elements than the queue allows
+     */
+    PreparedRecv prepareRecv(RecvWr wr);
 }

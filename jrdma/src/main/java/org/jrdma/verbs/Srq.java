@@ -89,6 +89,18 @@ public final class Srq extends Resource implements RecvQueue {
         }
     }
 
+    /**
+     * Copies {@code wr} (one request, no chain) into native memory of its own, to be posted
+     * again and again with {@link PreparedRecv#post()} ({@code ibv_post_srq_recv}).
+     *
+     * @throws IllegalArgumentException when {@code wr} is a chain or has more elements than the queue allows
+     */
+    @Override
+    public PreparedRecv prepareRecv(RecvWr wr) {
+        checkOpen();
+        return new PreparedRecv(this, handle.newRecvWrs(1), "ibv_post_srq_recv", wr);
+    }
+
     /** The native object, for a queue pair made on this SRQ. */
     IbvSrq handle() {
         return handle;

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -128,6 +129,8 @@ public final class VerbsInVm {
         check("ud with address handle", this::ud);
         check("multicast attach/detach", this::multicast);
         check("steady-state allocation", this::allocation);
+        check("prepared work requests", this::prepared);
+        check("misuse of prepared work requests", this::preparedMisuse);
         check("use after close", this::useAfterClose);
         check("double close and parent closes children", this::closeOrder);
         check("no kernel objects left", () -> equal(resourcesBefore, rdmaResources(), "rdma resource objects"));
@@ -637,42 +640,172 @@ public final class VerbsInVm {
 
     /**
      * Bytes allocated by this thread per SEND/RECV round trip (post a receive, post a send, poll
-     * both completions) once the JIT has compiled the loop. The counter is
+     * both completions) once the JIT has compiled the loop, through the general posts and
+     * through prepared requests.
+     */
+    private void allocation() throws ReflectiveOperationException {
+        RecvWr recv = new RecvWr().wrId(1).sge(mrB.sge(0, 64));
+        SendWr send = new SendWr().wrId(2).opcode(WrOpcode.SEND).sge(mrA.sge(0, 64)).flags(SendFlags.SIGNALED);
+        WcBuffer buffer = new WcBuffer(4);
+        allocationPerRoundTrip("postRecv/postSend", () -> {
+            qpB.postRecv(recv);
+            qpA.postSend(send);
+            awaitBoth(buffer);
+        });
+        PreparedRecv preparedRecv = qpB.prepareRecv(recv);
+        PreparedSend preparedSend = qpA.prepareSend(send);
+        allocationPerRoundTrip("prepared", () -> {
+            preparedRecv.post();
+            preparedSend.post();
+            awaitBoth(buffer);
+        });
+    }
+
+    private void awaitBoth(WcBuffer buffer) {
+        while (cqA.poll(buffer) == 0) {
+            Thread.onSpinWait();
+        }
+        while (cqB.poll(buffer) == 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Requires less than a byte allocated per {@code roundTrip} over 10,000 of them after 30,000
+     * of warm-up. The counter is
      * {@code com.sun.management.ThreadMXBean.getCurrentThreadAllocatedBytes}, reached by
      * reflection (the test sources are compiled as part of module org.jrdma, which does not read
      * java.management); what reading it costs is measured and subtracted.
      */
-    private void allocation() throws ReflectiveOperationException {
+    private static void allocationPerRoundTrip(String what, Runnable roundTrip) throws ReflectiveOperationException {
         Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
                 .invoke(null);
         Method allocated = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
-        RecvWr recv = new RecvWr().wrId(1).sge(mrB.sge(0, 64));
-        SendWr send = new SendWr().wrId(2).opcode(WrOpcode.SEND).sge(mrA.sge(0, 64)).flags(SendFlags.SIGNALED);
-        WcBuffer buffer = new WcBuffer(4);
         long start = System.nanoTime();
-        roundTrips(recv, send, buffer, 30_000);
+        roundTrips(roundTrip, 30_000);
         int measured = 10_000;
         long first = (long) allocated.invoke(threads);
         long second = (long) allocated.invoke(threads);
-        roundTrips(recv, send, buffer, measured);
+        roundTrips(roundTrip, measured);
         long third = (long) allocated.invoke(threads);
         long bytes = Math.max(0, (third - second) - (second - first));
         double micros = (System.nanoTime() - start) / 1e3 / (30_000 + measured);
-        System.out.printf("  %d bytes allocated in %d round trips (%.2f bytes each), %.1f us per round trip%n",
-                bytes, measured, (double) bytes / measured, micros);
-        require(bytes < measured, bytes + " bytes allocated in " + measured + " round trips");
+        System.out.printf("  %s: %d bytes allocated in %d round trips (%.2f bytes each), %.1f us per round trip%n",
+                what, bytes, measured, (double) bytes / measured, micros);
+        require(bytes < measured, what + ": " + bytes + " bytes allocated in " + measured + " round trips");
     }
 
-    private void roundTrips(RecvWr recv, SendWr send, WcBuffer buffer, int n) {
+    private static void roundTrips(Runnable roundTrip, int n) {
         for (int i = 0; i < n; i++) {
-            qpB.postRecv(recv);
-            qpA.postSend(send);
-            while (cqA.poll(buffer) == 0) {
-                Thread.onSpinWait();
+            roundTrip.run();
+        }
+    }
+
+    /**
+     * Prepared requests of every kind, changed in place between posts: RDMA writes walking
+     * through both buffers, SEND with immediate into a prepared receive, fetch-and-add, and
+     * receives prepared on a shared receive queue.
+     */
+    private void prepared() {
+        put(mrA, 2560, "0123456789abcdef");
+        PreparedSend write = qpA.prepareSend(new SendWr().wrId(30).opcode(WrOpcode.RDMA_WRITE).sge(mrA.sge(2560, 4))
+                .flags(SendFlags.SIGNALED).rdma(mrB.addr() + 2560, mrB.rkey()));
+        equal(WrOpcode.RDMA_WRITE, write.opcode(), "opcode");
+        for (int i = 0; i < 4; i++) {
+            write.wrId(30 + i).sgeAddr(0, mrA.addr() + 2560 + 4L * i).remoteAddr(mrB.addr() + 2560 + 4L * i, mrB.rkey())
+                    .post();
+            completion(cqA, WcOpcode.RDMA_WRITE, 30 + i);
+        }
+        equal("0123456789abcdef", get(mrB, 2560, 16), "remote memory after four walking writes");
+
+        PreparedRecv recv = qpB.prepareRecv(new RecvWr().wrId(34).sge(mrB.sge(0, 64)));
+        PreparedSend send = qpA.prepareSend(new SendWr().wrId(35).opcode(WrOpcode.SEND_WITH_IMM).sge(mrA.sge(2560, 8)));
+        equal(0, send.flags(), "flags as prepared");
+        for (int imm : new int[] {1, 0x7eadbeef}) {
+            recv.post();
+            send.flags(SendFlags.SIGNALED).immData(imm).post();
+            equal(SendFlags.SIGNALED, send.flags(), "flags after setting");
+            completion(cqA, WcOpcode.SEND, 35);
+            completion(cqB, WcOpcode.RECV, 34);
+            equal(imm, wcs.immData(0), "imm_data");
+            equal("01234567", get(mrB, 0, 8), "received");
+        }
+        recv.wrId(37).sge(0, mrB.sge(100, 8)).post();
+        send.wrId(38).sge(0, mrA.sge(2564, 4)).post();
+        completion(cqA, WcOpcode.SEND, 38);
+        completion(cqB, WcOpcode.RECV, 37);
+        equal(4, wcs.byteLen(0), "byte_len after sge()");
+        equal("4567", get(mrB, 100, 4), "received after sge()");
+
+        mrB.memory().set(ValueLayout.JAVA_LONG, 192, 5L);
+        PreparedSend add = qpA.prepareSend(new SendWr().wrId(36).opcode(WrOpcode.ATOMIC_FETCH_AND_ADD)
+                .sge(mrA.sge(192, 8)).flags(SendFlags.SIGNALED).atomic(mrB.addr() + 192, mrB.rkey(), 10L, 0L));
+        add.post();
+        completion(cqA, WcOpcode.FETCH_ADD, 36);
+        equal(5L, mrA.memory().get(ValueLayout.JAVA_LONG, 192), "first fetched value");
+        add.atomic(mrB.addr() + 192, mrB.rkey(), 100L, 0L).post();
+        completion(cqA, WcOpcode.FETCH_ADD, 36);
+        equal(15L, mrA.memory().get(ValueLayout.JAVA_LONG, 192), "second fetched value");
+        equal(115L, mrB.memory().get(ValueLayout.JAVA_LONG, 192), "sum");
+
+        try (Srq srq = pd.srq(new SrqAttr(8, 1, 0))) {
+            Qp receiver = pd.qp(new QpInitAttr(QpType.RC, cqB, cqB).srq(srq).cap(new QpCap(4, 0, 1, 1, 0)));
+            Qp sender = pd.qp(new QpInitAttr(QpType.RC, cqA, cqA).cap(new QpCap(4, 4, 1, 1, 0)));
+            connect(sender, receiver, 7);
+            connect(receiver, sender, 7);
+            PreparedRecv shared = srq.prepareRecv(new RecvWr().wrId(39).sge(mrB.sge(0, 64)));
+            PreparedSend toSrq = sender.prepareSend(new SendWr().wrId(40).opcode(WrOpcode.SEND).sge(mrA.sge(2560, 2))
+                    .flags(SendFlags.SIGNALED));
+            for (int i = 0; i < 2; i++) {
+                shared.post();
+                toSrq.post();
+                completion(cqA, WcOpcode.SEND, 40);
+                completion(cqB, WcOpcode.RECV, 39);
+                equal(receiver.qpNum(), wcs.qpNum(0), "receiving QP");
             }
-            while (cqB.poll(buffer) == 0) {
-                Thread.onSpinWait();
+        }
+    }
+
+    /** What a prepared request refuses, what the provider refuses, and use after close. */
+    private void preparedMisuse() throws Exception {
+        SendWr second = new SendWr().sge(mrA.sge(0, 8));
+        expect(IllegalArgumentException.class, () -> qpA.prepareSend(new SendWr().sge(mrA.sge(0, 8)).next(second)));
+        int maxSge = qpA.cap().maxSendSge();
+        Sge[] many = new Sge[maxSge + 1];
+        Arrays.fill(many, mrA.sge(0, 8));
+        expect(IllegalArgumentException.class, () -> qpA.prepareSend(new SendWr().sgList(many)));
+        PreparedSend send = qpA.prepareSend(new SendWr().opcode(WrOpcode.SEND).sge(mrA.sge(0, 8)));
+        expect(IllegalStateException.class, () -> send.remoteAddr(mrB.addr(), mrB.rkey()));
+        expect(IllegalStateException.class, () -> send.atomic(mrB.addr(), mrB.rkey(), 1, 1));
+        expect(IndexOutOfBoundsException.class, () -> send.sgeAddr(1, mrA.addr()));
+        Qp[] qps = pair(7);
+        PreparedRecv recv = qps[1].prepareRecv(new RecvWr().wrId(41).sge(mrB.sge(0, 8)));
+        int posted = 0;
+        try {
+            for (; posted < 10_000; posted++) {
+                recv.post();
             }
+            throw new AssertionError("the provider took 10,000 receives on a queue of " + qps[1].cap().maxRecvWr());
+        } catch (WrException e) {
+            equal("ibv_post_recv", e.call(), "call");
+            equal(0, e.badIndex(), "bad index");
+            require(posted >= qps[1].cap().maxRecvWr(), posted + " posted of " + qps[1].cap().maxRecvWr());
+            System.out.println("  after " + posted + " receives: " + e.getMessage());
+        }
+        qps[0].close();
+        qps[1].close();
+        expectClosed(recv::post);
+        expectClosed(() -> recv.wrId(1));
+        expectClosed(() -> qps[0].prepareSend(new SendWr()));
+    }
+
+    private static void expect(Class<? extends RuntimeException> type, VmChecks.Check action) throws Exception {
+        try {
+            action.run();
+            throw new AssertionError("no " + type.getSimpleName());
+        } catch (RuntimeException e) {
+            require(type.isInstance(e), "expected " + type.getSimpleName() + ", got " + e);
+            System.out.println("  " + type.getSimpleName() + ": " + e.getMessage());
         }
     }
 

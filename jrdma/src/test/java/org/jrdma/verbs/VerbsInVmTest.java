@@ -51,6 +51,8 @@ class VerbsInVmTest {
             "ud with address handle",
             "multicast attach/detach",
             "steady-state allocation",
+            "prepared work requests",
+            "misuse of prepared work requests",
             "use after close",
             "double close and parent closes children",
             "no kernel objects left");

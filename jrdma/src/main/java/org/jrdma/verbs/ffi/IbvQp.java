@@ -79,6 +79,7 @@ public final class IbvQp extends NativeObject {
 
     private final int qpNum;
     private final QpCap cap;
+    private final IbvContext context;
     private final SendWrs sendWrs;
     private final RecvWrs recvWrs;
 
@@ -86,9 +87,9 @@ public final class IbvQp extends NativeObject {
         super(raw, Structs.IBV_QP, "queue pair");
         this.qpNum = (int) QP_NUM.get(ptr, 0L);
         this.cap = cap;
+        this.context = context;
         this.sendWrs = new SendWrs(arena, ptr, context.postSend, staged(cap.maxSendWr()), cap.maxSendSge());
-        this.recvWrs = hasSrq ? null
-                : new RecvWrs(arena, ptr, context.postRecv, staged(cap.maxRecvWr()), cap.maxRecvSge());
+        this.recvWrs = hasSrq ? null : newRecvWrs(staged(cap.maxRecvWr()));
     }
 
     private static int staged(int maxWr) {
@@ -148,6 +149,23 @@ public final class IbvQp extends NativeObject {
     /** The staging area of {@code ibv_post_recv}, or null when the queue pair receives from an SRQ. */
     public RecvWrs recvWrs() {
         return recvWrs;
+    }
+
+    /**
+     * A further staging area of {@code ibv_post_send} with room for {@code capacity} requests,
+     * in the queue pair's memory (freed when it is destroyed): for requests prepared once and
+     * posted many times.
+     */
+    public SendWrs newSendWrs(int capacity) {
+        return new SendWrs(arena, ptr, context.postSend, capacity, cap.maxSendSge());
+    }
+
+    /**
+     * A further staging area of {@code ibv_post_recv} with room for {@code capacity} requests,
+     * in the queue pair's memory; only for a queue pair with its own receive queue.
+     */
+    public RecvWrs newRecvWrs(int capacity) {
+        return new RecvWrs(arena, ptr, context.postRecv, capacity, cap.maxRecvSge());
     }
 
     /** {@code ibv_modify_qp(qp, attr, mask)}. */

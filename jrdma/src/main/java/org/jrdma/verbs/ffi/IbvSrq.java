@@ -32,13 +32,14 @@ public final class IbvSrq extends NativeObject {
     private static final VarHandle SRQ_LIMIT = Structs.handle(Structs.IBV_SRQ_ATTR, "srq_limit");
 
     private final SrqAttr granted;
+    private final IbvContext context;
     private final RecvWrs recvWrs;
 
     private IbvSrq(MemorySegment raw, IbvContext context, SrqAttr granted) {
         super(raw, Structs.IBV_SRQ, "shared receive queue");
         this.granted = granted;
-        this.recvWrs = new RecvWrs(arena, ptr, context.postSrqRecv, Math.clamp(granted.maxWr(), 1, MAX_STAGED),
-                granted.maxSge());
+        this.context = context;
+        this.recvWrs = newRecvWrs(Math.clamp(granted.maxWr(), 1, MAX_STAGED));
     }
 
     /** {@code ibv_create_srq}; the device may grant more than {@code attr} asks. */
@@ -72,6 +73,15 @@ public final class IbvSrq extends NativeObject {
     /** The staging area of {@code ibv_post_srq_recv}. */
     public RecvWrs recvWrs() {
         return recvWrs;
+    }
+
+    /**
+     * A further staging area of {@code ibv_post_srq_recv} with room for {@code capacity}
+     * requests, in the queue's memory (freed when it is destroyed): for requests prepared once
+     * and posted many times.
+     */
+    public RecvWrs newRecvWrs(int capacity) {
+        return new RecvWrs(arena, ptr, context.postSrqRecv, capacity, granted.maxSge());
     }
 
     /** {@code ibv_modify_srq(srq, attr, mask)}, {@code mask} of {@code IBV_SRQ_MAX_WR}, {@code IBV_SRQ_LIMIT}. */

@@ -45,6 +45,21 @@ public final class SendWrs extends WrStaging {
         NUM_SGE.set(wrs, base, numSge);
     }
 
+    /** {@code send_flags} of work request {@code i}. */
+    public int sendFlags(int i) {
+        return (int) SEND_FLAGS.get(wrs, i * WR);
+    }
+
+    /** Sets {@code send_flags} of work request {@code i}. */
+    public void sendFlags(int i, int sendFlags) {
+        SEND_FLAGS.set(wrs, i * WR, sendFlags);
+    }
+
+    /** Sets {@code imm_data} of work request {@code i}, in host order. */
+    public void immData(int i, int immData) {
+        IMM_DATA.set(wrs, i * WR, immData);
+    }
+
     /** Sets {@code wr.rdma} of work request {@code i}. */
     public void rdma(int i, long remoteAddr, int rkey) {
         long base = i * WR;

@@ -26,6 +26,11 @@ public abstract sealed class WrStaging permits SendWrs, RecvWrs {
     private static final VarHandle SGE_ADDR = Structs.handle(Structs.IBV_SGE, "addr");
     private static final VarHandle SGE_LENGTH = Structs.handle(Structs.IBV_SGE, "length");
     private static final VarHandle SGE_LKEY = Structs.handle(Structs.IBV_SGE, "lkey");
+    static {
+        if (Structs.offset(Structs.IBV_SEND_WR, "wr_id") != 0 || Structs.offset(Structs.IBV_RECV_WR, "wr_id") != 0) {
+            throw new ExceptionInInitializerError("wr_id is not first in struct ibv_send_wr and ibv_recv_wr");
+        }
+    }
 
     /** The request array, {@link #wrSize} bytes a request. */
     protected final MemorySegment wrs;
@@ -76,6 +81,16 @@ public abstract sealed class WrStaging permits SendWrs, RecvWrs {
         long base = i * wrSize;
         wrs.set(JAVA_LONG, base + nextOffset, wrs.address() + base + wrSize);
         return base;
+    }
+
+    /** Sets {@code wr_id} of work request {@code i}. */
+    public final void wrId(int i, long wrId) {
+        wrs.set(JAVA_LONG, i * wrSize, wrId);
+    }
+
+    /** Sets {@code addr} of element {@code j} of work request {@code i}'s scatter/gather list. */
+    public final void sgeAddr(int i, int j, long addr) {
+        SGE_ADDR.set(sges, ((long) i * maxSge + j) * SGE, addr);
     }
 
     /** Sets element {@code j} of work request {@code i}'s scatter/gather list. */
