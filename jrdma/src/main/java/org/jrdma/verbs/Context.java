@@ -40,11 +40,11 @@ public final class Context extends Resource {
     }
 
     /**
-     * Opens {@code deviceName} for {@code endPort} (null for none), or returns null when there
-     * is no such device.
+     * Opens {@code deviceName} for {@code endPort} (null for none), confined to this thread or
+     * not ({@link Verbs#openConfined}), or returns null when there is no such device.
      */
-    static Context open(String deviceName, EndPort endPort) {
-        IbvContext handle = IbvContext.open(deviceName);
+    static Context open(String deviceName, EndPort endPort, boolean confined) {
+        IbvContext handle = IbvContext.open(deviceName, confined);
         return handle == null ? null : new Context(handle, deviceName, endPort);
     }
 
@@ -54,6 +54,14 @@ public final class Context extends Resource {
      */
     public Optional<EndPort> endPort() {
         return Optional.ofNullable(endPort);
+    }
+
+    /**
+     * Whether the context, and everything made from it, belong to the thread that opened it
+     * ({@link Verbs#openConfined}).
+     */
+    public boolean isConfined() {
+        return handle.isConfined();
     }
 
     /** The device's name, for example {@code rxe0}. */

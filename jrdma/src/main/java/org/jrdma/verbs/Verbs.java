@@ -60,7 +60,24 @@ public final class Verbs {
      */
     public static Context open(String deviceName) {
         Objects.requireNonNull(deviceName, "deviceName");
-        return open(deviceName, null);
+        return open(deviceName, null, false);
+    }
+
+    /**
+     * Opens device {@code deviceName} for the calling thread alone: the context and every object
+     * made from it (protection domains, memory regions, CQs, QPs, ...) may be used and closed
+     * only by this thread; any other gets {@link WrongThreadException}, or
+     * {@link IllegalStateException} when it tries to close one. In exchange, each data-path call
+     * (post, poll) keeps its object alive with two plain increments instead of two atomic
+     * operations: for a data path driven by one thread, an event loop's.
+     *
+     * @throws IllegalArgumentException      if there is no such device; the message lists those there are
+     * @throws UnsupportedOperationException if libibverbs cannot be used
+     * @throws org.jrdma.SysException        if the device cannot be opened
+     */
+    public static Context openConfined(String deviceName) {
+        Objects.requireNonNull(deviceName, "deviceName");
+        return open(deviceName, null, true);
     }
 
     /**
@@ -73,12 +90,12 @@ public final class Verbs {
      */
     public static Context open(EndPort endPort) {
         Objects.requireNonNull(endPort, "endPort");
-        return open(endPort.deviceName(), endPort);
+        return open(endPort.deviceName(), endPort, false);
     }
 
-    private static Context open(String deviceName, EndPort endPort) {
+    private static Context open(String deviceName, EndPort endPort, boolean confined) {
         ensureAvailable();
-        Context context = Context.open(deviceName, endPort);
+        Context context = Context.open(deviceName, endPort, confined);
         if (context == null) {
             throw new IllegalArgumentException("no RDMA device " + deviceName + "; devices: "
                     + devices().stream().map(VerbsDevice::name).toList());

@@ -131,6 +131,7 @@ public final class VerbsInVm {
         check("steady-state allocation", this::allocation);
         check("prepared work requests", this::prepared);
         check("misuse of prepared work requests", this::preparedMisuse);
+        check("confined context", this::confined);
         check("use after close", this::useAfterClose);
         check("double close and parent closes children", this::closeOrder);
         check("no kernel objects left", () -> equal(resourcesBefore, rdmaResources(), "rdma resource objects"));
@@ -797,6 +798,73 @@ public final class VerbsInVm {
         expectClosed(recv::post);
         expectClosed(() -> recv.wrId(1));
         expectClosed(() -> qps[0].prepareSend(new SendWr()));
+    }
+
+    /**
+     * A context opened confined to this thread: traffic as usual, while another thread can
+     * neither post, poll nor close, and the owner's close frees everything.
+     */
+    private void confined() throws Exception {
+        require(!ctx.isConfined(), "Verbs.open gave a confined context");
+        Context own = Verbs.openConfined(device);
+        Cq cq;
+        try {
+            require(own.isConfined(), "Verbs.openConfined gave a shared context");
+            Pd ownPd = own.pd();
+            cq = own.cq(8);
+            Mr mr = ownPd.mr(arena.allocate(256), Access.LOCAL_WRITE);
+            Qp a = ownPd.qp(new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(4, 4, 1, 1, 0)));
+            Qp b = ownPd.qp(new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(4, 4, 1, 1, 0)));
+            connect(a, b, 7);
+            connect(b, a, 7);
+            PreparedRecv recv = b.prepareRecv(new RecvWr().wrId(50).sge(mr.sge(128, 64)));
+            PreparedSend send = a.prepareSend(new SendWr().wrId(51).opcode(WrOpcode.SEND).sge(mr.sge(0, 8))
+                    .flags(SendFlags.SIGNALED));
+            MemorySegment.copy("confined".getBytes(StandardCharsets.US_ASCII), 0, mr.memory(), ValueLayout.JAVA_BYTE,
+                    0, 8);
+            recv.post();
+            send.post();
+            WcBuffer two = new WcBuffer(2);
+            int completions = 0;
+            long deadline = System.nanoTime() + WAIT_NANOS;
+            while (completions < 2) {
+                require(System.nanoTime() < deadline, completions + " of 2 completions within 5 s");
+                int n = cq.poll(two);
+                for (int i = 0; i < n; i++) {
+                    two.check(i);
+                }
+                completions += n;
+            }
+            equal("confined", get(mr, 128, 8), "received");
+            List<RuntimeException> failures = Collections.synchronizedList(new ArrayList<>());
+            Thread other = Thread.ofPlatform().start(() -> {
+                for (Runnable attempt : List.<Runnable>of(send::post, () -> cq.poll(two), own::close)) {
+                    try {
+                        attempt.run();
+                        failures.add(null);
+                    } catch (RuntimeException e) {
+                        failures.add(e);
+                    }
+                }
+            });
+            other.join();
+            equal(3, failures.size(), "attempts from another thread");
+            require(failures.get(0) instanceof WrongThreadException, "post from another thread: " + failures.get(0));
+            require(failures.get(1) instanceof WrongThreadException, "poll from another thread: " + failures.get(1));
+            require(failures.get(2) instanceof IllegalStateException, "close from another thread: " + failures.get(2));
+            System.out.println("  close from another thread: " + failures.get(2).getMessage());
+            require(!own.isClosed() && !a.isClosed() && !cq.isClosed(), "another thread's close closed something");
+            recv.post();
+            send.post();
+            completions = 0;
+            while (completions < 2) {
+                require(System.nanoTime() < deadline + WAIT_NANOS, completions + " of 2 completions after the attempts");
+                completions += cq.poll(two);
+            }
+        } finally {
+            own.close();
+        }
+        require(own.isClosed() && cq.isClosed(), "the owner's close left the context or its CQ open");
     }
 
     private static void expect(Class<? extends RuntimeException> type, VmChecks.Check action) throws Exception {

@@ -53,6 +53,7 @@ class VerbsInVmTest {
             "steady-state allocation",
             "prepared work requests",
             "misuse of prepared work requests",
+            "confined context",
             "use after close",
             "double close and parent closes children",
             "no kernel objects left");

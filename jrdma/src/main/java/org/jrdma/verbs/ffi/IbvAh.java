@@ -16,8 +16,8 @@ public final class IbvAh extends NativeObject {
     private static final MethodHandle DESTROY_AH = Ibv.function("ibv_destroy_ah",
             FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
 
-    private IbvAh(MemorySegment raw) {
-        super(raw, Structs.IBV_AH, "address handle");
+    private IbvAh(MemorySegment raw, boolean confined) {
+        super(raw, Structs.IBV_AH, "address handle", confined);
     }
 
     /** {@code ibv_create_ah}. */
@@ -27,7 +27,7 @@ public final class IbvAh extends NativeObject {
             MemorySegment ahAttr = arena.allocate(Structs.IBV_AH_ATTR);
             AhAttrs.write(ahAttr, 0, attr);
             MemorySegment raw = (MemorySegment) CREATE_AH.invokeExact(state, pd.ptr, ahAttr);
-            return new IbvAh(Errors.nonNull("ibv_create_ah", raw, state));
+            return new IbvAh(Errors.nonNull("ibv_create_ah", raw, state), pd.isConfined());
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }

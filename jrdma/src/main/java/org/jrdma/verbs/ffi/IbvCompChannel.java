@@ -27,8 +27,8 @@ public final class IbvCompChannel extends NativeObject {
 
     private final int fd;
 
-    private IbvCompChannel(MemorySegment raw) {
-        super(raw, Structs.IBV_COMP_CHANNEL, "completion channel");
+    private IbvCompChannel(MemorySegment raw, boolean confined) {
+        super(raw, Structs.IBV_COMP_CHANNEL, "completion channel", confined);
         this.fd = (int) FD.get(ptr, 0L);
     }
 
@@ -37,7 +37,7 @@ public final class IbvCompChannel extends NativeObject {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             MemorySegment raw = (MemorySegment) CREATE.invokeExact(state, context.ptr);
-            return new IbvCompChannel(Errors.nonNull("ibv_create_comp_channel", raw, state));
+            return new IbvCompChannel(Errors.nonNull("ibv_create_comp_channel", raw, state), context.isConfined());
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }

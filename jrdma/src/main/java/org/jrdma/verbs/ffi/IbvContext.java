@@ -156,8 +156,8 @@ public final class IbvContext extends NativeObject {
     private final MemorySegment queryPortEx;
     private final int asyncFd;
 
-    private IbvContext(MemorySegment raw, String name) {
-        super(raw, Structs.IBV_CONTEXT, "context of " + name);
+    private IbvContext(MemorySegment raw, String name, boolean confined) {
+        super(raw, Structs.IBV_CONTEXT, "context of " + name, confined);
         pollCq = (MemorySegment) OPS_POLL_CQ.get(ptr, 0L);
         reqNotifyCq = (MemorySegment) OPS_REQ_NOTIFY_CQ.get(ptr, 0L);
         postSend = (MemorySegment) OPS_POST_SEND.get(ptr, 0L);
@@ -198,11 +198,12 @@ public final class IbvContext extends NativeObject {
     }
 
     /**
-     * Opens the device named {@code name} ({@code ibv_open_device}).
+     * Opens the device named {@code name} ({@code ibv_open_device}); when {@code confined}, the
+     * context and every object made from it belong to the calling thread (see {@link NativeObject}).
      *
      * @return the context, or null when no device has that name
      */
-    public static IbvContext open(String name) {
+    public static IbvContext open(String name, boolean confined) {
         return findDevice((device, deviceName) -> {
             if (!deviceName.equals(name)) {
                 return null;
@@ -210,7 +211,7 @@ public final class IbvContext extends NativeObject {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment state = Errors.callState(arena);
                 MemorySegment raw = (MemorySegment) OPEN_DEVICE.invokeExact(state, device);
-                return new IbvContext(Errors.nonNull("ibv_open_device", raw, state), name);
+                return new IbvContext(Errors.nonNull("ibv_open_device", raw, state), name, confined);
             } catch (Throwable t) {
                 throw Errors.rethrow(t);
             }

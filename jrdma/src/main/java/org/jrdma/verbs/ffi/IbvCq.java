@@ -34,7 +34,7 @@ public final class IbvCq extends NativeObject {
     private final MemorySegment reqNotifyCq;
 
     private IbvCq(MemorySegment raw, IbvContext context) {
-        super(raw, Structs.IBV_CQ, "completion queue");
+        super(raw, Structs.IBV_CQ, "completion queue", context.isConfined());
         this.pollCq = context.pollCq;
         this.reqNotifyCq = context.reqNotifyCq;
     }

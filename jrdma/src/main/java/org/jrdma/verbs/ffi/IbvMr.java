@@ -26,8 +26,8 @@ public final class IbvMr extends NativeObject {
     private final int lkey;
     private final int rkey;
 
-    private IbvMr(MemorySegment raw) {
-        super(raw, Structs.IBV_MR, "memory region");
+    private IbvMr(MemorySegment raw, boolean confined) {
+        super(raw, Structs.IBV_MR, "memory region", confined);
         this.lkey = (int) LKEY.get(ptr, 0L);
         this.rkey = (int) RKEY.get(ptr, 0L);
     }
@@ -37,7 +37,7 @@ public final class IbvMr extends NativeObject {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             MemorySegment raw = (MemorySegment) REG_MR.invokeExact(state, pd.ptr, memory, memory.byteSize(), access);
-            return new IbvMr(Errors.nonNull("ibv_reg_mr", raw, state));
+            return new IbvMr(Errors.nonNull("ibv_reg_mr", raw, state), pd.isConfined());
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }

@@ -19,7 +19,7 @@ public final class IbvPd extends NativeObject {
     final IbvContext context;
 
     private IbvPd(MemorySegment raw, IbvContext context) {
-        super(raw, Structs.IBV_PD, "protection domain");
+        super(raw, Structs.IBV_PD, "protection domain", context.isConfined());
         this.context = context;
     }
 

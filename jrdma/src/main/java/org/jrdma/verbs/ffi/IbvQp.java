@@ -84,7 +84,7 @@ public final class IbvQp extends NativeObject {
     private final RecvWrs recvWrs;
 
     private IbvQp(MemorySegment raw, IbvContext context, QpCap cap, boolean hasSrq) {
-        super(raw, Structs.IBV_QP, "queue pair");
+        super(raw, Structs.IBV_QP, "queue pair", context.isConfined());
         this.qpNum = (int) QP_NUM.get(ptr, 0L);
         this.cap = cap;
         this.context = context;

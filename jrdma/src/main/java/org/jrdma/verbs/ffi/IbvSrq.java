@@ -36,7 +36,7 @@ public final class IbvSrq extends NativeObject {
     private final RecvWrs recvWrs;
 
     private IbvSrq(MemorySegment raw, IbvContext context, SrqAttr granted) {
-        super(raw, Structs.IBV_SRQ, "shared receive queue");
+        super(raw, Structs.IBV_SRQ, "shared receive queue", context.isConfined());
         this.granted = granted;
         this.context = context;
         this.recvWrs = newRecvWrs(Math.clamp(granted.maxWr(), 1, MAX_STAGED));

@@ -6,26 +6,42 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * A libibverbs object ({@code struct ibv_context}, {@code ibv_pd}, {@code ibv_qp}, ...) owned by
- * Java: its pointer as a segment of the structure's size, bound to a shared {@link Arena} that
- * also holds any native memory allocated for the object. Every downcall receives that segment,
- * and the linker keeps the arena open for the call's duration; so once {@link #close()} has
- * closed the arena, a late call fails with {@link IllegalStateException} instead of touching
- * freed memory, and a close while a call is running in another thread fails instead of freeing
- * memory under it.
+ * Java: its pointer as a segment of the structure's size, bound to an {@link Arena} that also
+ * holds any native memory allocated for the object. Every downcall receives that segment, and the
+ * linker keeps the arena open for the call's duration; so once {@link #close()} has closed the
+ * arena, a late call fails with {@link IllegalStateException} instead of touching freed memory,
+ * and a close while a call is running in another thread fails instead of freeing memory under it.
+ *
+ * <p>The arena is shared, usable from any thread, unless the object's context was opened
+ * confined ({@link IbvContext#open(String, boolean)}): then it is confined to the thread that
+ * made the object, which alone may use and close it (others get
+ * {@link WrongThreadException}), and keeping it open across a call costs two plain increments
+ * instead of two atomic operations.
  */
 @SuppressWarnings("restricted")
 public abstract sealed class NativeObject
         permits IbvContext, IbvPd, IbvMr, IbvCompChannel, IbvCq, IbvQp, IbvSrq, IbvAh {
     /** Owns {@link #ptr}'s lifetime and the object's native allocations. */
-    final Arena arena = Arena.ofShared();
+    final Arena arena;
     /** The C object, readable through the layout given at construction. */
     final MemorySegment ptr;
     private final String what;
+    private final boolean confined;
 
-    /** Takes ownership of the C object at {@code raw}, of {@code layout}, described as {@code what}. */
-    NativeObject(MemorySegment raw, GroupLayout layout, String what) {
+    /**
+     * Takes ownership of the C object at {@code raw}, of {@code layout}, described as
+     * {@code what}, confined to this thread or not.
+     */
+    NativeObject(MemorySegment raw, GroupLayout layout, String what, boolean confined) {
+        this.arena = confined ? Arena.ofConfined() : Arena.ofShared();
+        this.confined = confined;
         this.ptr = raw.reinterpret(layout.byteSize(), arena, null);
         this.what = what;
+    }
+
+    /** Whether only the thread that made the object may use it. */
+    public final boolean isConfined() {
+        return confined;
     }
 
     /** The C pointer, for a work request or an event to refer to this object. */
@@ -36,8 +52,9 @@ public abstract sealed class NativeObject
     /**
      * Makes the object unusable from Java, then destroys it in libibverbs. Called once.
      *
-     * @throws IllegalStateException when a call on the object is running in another thread; the
-     *                               object is then left as it was
+     * @throws IllegalStateException when a call on the object is running in another thread, or
+     *                               the object is confined to another thread; the object is then
+     *                               left as it was
      * @throws org.jrdma.SysException when libibverbs fails to destroy it; it is unusable anyway
      */
     public final void close() {
@@ -46,6 +63,8 @@ public abstract sealed class NativeObject
             arena.close();
         } catch (IllegalStateException busy) {
             throw new IllegalStateException(what + " is in use by a call in another thread; not closed", busy);
+        } catch (WrongThreadException stranger) {
+            throw new IllegalStateException(what + " is confined to the thread that made it; not closed", stranger);
         }
         destroy(raw);
     }
