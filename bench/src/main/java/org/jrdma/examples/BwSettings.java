@@ -26,11 +26,13 @@ import org.jrdma.examples.CommandLine.UsageException;
  * @param qpTimeout local ACK timeout exponent ({@code -u}, 14)
  * @param warmup    untimed writes before the timed ones, after perftest's own warm-up
  *                  ({@code --warmup}, Java only, client only, not with {@code -D})
- * @param alloc     print the bytes the timed loop allocated ({@code --alloc}, Java only)
+ * @param alloc     print the bytes the timed loops allocated ({@code --alloc}, Java only)
+ * @param runs      timed runs ({@code --runs}, 1, Java only, client only), each printing its row;
+ *                  with more than one, each starts on a line of standard input ({@link RunGate})
  */
 record BwSettings(String server, int port, String device, int ibPort, int size, int iters, int duration,
         int gidIndex, int mtu, int txDepth, int cqMod, boolean noPeak, boolean gbits, int sl, int qpTimeout,
-        int warmup, boolean alloc) {
+        int warmup, boolean alloc, int runs) {
     /** perftest's message size above which CQ moderation is off by default ({@code MSG_SIZE_CQ_MOD_LIMIT}). */
     private static final int CQ_MOD_SIZE_LIMIT = 8192;
     /** The most iterations perftest computes the peak bandwidth for. */
@@ -56,6 +58,7 @@ record BwSettings(String server, int port, String device, int ibPort, int size, 
             Option.of("help", 'h', false),
             Option.of("warmup", (char) 0, true),
             Option.of("alloc", (char) 0, false),
+            Option.of("runs", (char) 0, true),
             Option.unsupported("all", 'a', false),
             Option.unsupported("bidirectional", 'b', false),
             Option.unsupported("connection", 'c', true),
@@ -102,7 +105,9 @@ record BwSettings(String server, int port, String device, int ibPort, int size, 
                   --report_gbits  Report Max/Average BW of test in Gbit/sec (instead of MiB/sec)
             Java only:
                   --warmup=<iters>  untimed writes before the timed ones (client; not with -D)
-                  --alloc  print the bytes the timed loop allocated (client)
+                  --alloc  print the bytes the timed loops allocated (client)
+                  --runs=<n>  timed runs, each printing its row (client, default 1); with more,
+                      each prints "ready for run <k>" and starts on a line of stdin
             """;
 
     /**
@@ -140,7 +145,7 @@ record BwSettings(String server, int port, String device, int ibPort, int size, 
                 (int) range(line, "ib-port", 1, 1, 255), size, iters, duration,
                 (int) range(line, "gid-index", -1, -1, 255), mtu, txDepth, cqMod, noPeak, line.has("report_gbits"),
                 (int) range(line, "sl", 0, 0, 15), (int) range(line, "qp-timeout", 14, 0, 31),
-                warmup(line), line.has("alloc"));
+                warmup(line), line.has("alloc"), (int) range(line, "runs", 1, 1, Integer.MAX_VALUE));
     }
 
     /** {@code --warmup}: 0, or at least 5 writes as {@code -n} (a single write would go unsignalled). */

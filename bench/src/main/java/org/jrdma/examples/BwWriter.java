@@ -3,6 +3,7 @@ package org.jrdma.examples;
 import java.util.Arrays;
 import org.jrdma.WrException;
 import org.jrdma.verbs.Cq;
+import org.jrdma.verbs.PreparedSend;
 import org.jrdma.verbs.Qp;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWr;
@@ -15,24 +16,30 @@ import org.jrdma.verbs.WrOpcode;
  * and {@code print_report_bw} for one RC queue pair and one work request per post. Up to
  * {@code tx-depth} writes are outstanding; one in {@code cq-mod} is signalled (and the last);
  * messages up to half the cycle buffer walk through it in cache-line steps, on both sides, as
- * perftest's do. Times are {@link System#nanoTime()} where perftest counts CPU cycles. The
+ * perftest's do. The write is prepared once ({@link PreparedSend}) and changed in place per post,
+ * as perftest changes its request. Times are {@link System#nanoTime()} where perftest counts CPU cycles. The
  * loops allocate nothing.
  */
 final class BwWriter {
     /** perftest's {@code CTX_POLL_BATCH}: completions taken per poll. */
     private static final int POLL_BATCH = 16;
+    /** Writes per call of {@code iterations} in the warm-up (at least 5, as {@code -n}). */
+    private static final int WARMUP_CHUNK = 16;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final long MIB = 0x100000;
     private static final long GBIT = 125_000_000;
 
-    private final Qp qp;
     private final Cq cq;
     private final BwSettings settings;
     private final WcBuffer wcs = new WcBuffer(POLL_BATCH);
-    private final Sge sge;
-    private final SendWr wr;
+    /** The one RDMA write, prepared once; each post moves its two addresses and sets its flags. */
+    private final PreparedSend write;
     private final long localBase;
     private final long remoteBase;
+    private final int rkey;
+    private long localAddr;
+    private long remoteAddr;
+    private int flags;
     private final int step;
     private final int stepsPerCycle;
     private final long[] tposted;
@@ -51,7 +58,6 @@ final class BwWriter {
      */
     BwWriter(Qp qp, Cq cq, BwSettings settings, long localBase, int lkey, long remoteBase, int rkey, int cycleBuffer,
             int cacheLine) {
-        this.qp = qp;
         this.cq = cq;
         this.settings = settings;
         this.localBase = localBase;
@@ -59,8 +65,9 @@ final class BwWriter {
         int size = settings.size();
         this.step = size > cacheLine ? (size + cacheLine - 1) / cacheLine * cacheLine : cacheLine;
         this.stepsPerCycle = size <= cycleBuffer / 2 ? cycleBuffer / step : 0;
-        this.sge = new Sge(localBase, size, lkey);
-        this.wr = new SendWr().wrId(0).opcode(WrOpcode.RDMA_WRITE).sge(sge).rdma(remoteBase, rkey);
+        this.rkey = rkey;
+        this.write = qp.prepareSend(new SendWr().wrId(0).opcode(WrOpcode.RDMA_WRITE).sge(new Sge(localBase, size, lkey))
+                .rdma(remoteBase, rkey));
         int samples = settings.noPeak() ? 0 : Math.max(settings.iters(), settings.warmup());
         this.tposted = new long[samples];
         this.tcompleted = new long[samples];
@@ -68,9 +75,21 @@ final class BwWriter {
 
     /** {@code ctx_set_send_wqes}: the request signalled, at the start of both buffers. */
     private void reset() {
-        wr.flags(SendFlags.SIGNALED);
-        sge.addr(localBase);
-        wr.rdma(remoteBase, wr.rkey());
+        flags(SendFlags.SIGNALED);
+        at(localBase, remoteBase);
+    }
+
+    /** Sets the write's flags. */
+    private void flags(int value) {
+        flags = value;
+        write.flags(value);
+    }
+
+    /** Points the write at {@code local} and {@code remote}. */
+    private void at(long local, long remote) {
+        localAddr = local;
+        remoteAddr = remote;
+        write.sgeAddr(0, local).remoteAddr(remote, rkey);
     }
 
     /** {@code perform_warm_up}: {@code tx-depth} signalled writes to the same addresses, waited for. */
@@ -91,10 +110,16 @@ final class BwWriter {
     /**
      * Runs {@code iters} writes unreported: the Java-only {@code --warmup}, through the very
      * code of the measured run, so that the JIT has compiled that loop, as the measured run uses
-     * it, before the clock starts.
+     * it, before the clock starts; in calls of {@link #WARMUP_CHUNK} writes, so that the loop is
+     * compiled as a method, which every measured run enters, and not only on its stack.
      */
     void untimed(int iters) throws BwException {
-        iterations(iters);
+        for (int done = 0; done < iters; ) {
+            // the last call takes the rest with it, so that no call is left too short to signal
+            int n = iters - done < 2 * WARMUP_CHUNK ? iters - done : WARMUP_CHUNK;
+            iterations(n);
+            done += n;
+        }
     }
 
     /** The measured run, {@code -n} writes or {@code -D} seconds, and its report. */
@@ -134,7 +159,7 @@ final class BwWriter {
         while (scnt < iters || ccnt < iters) {
             while (scnt < iters && scnt - ccnt < settings.txDepth()) {
                 if (scnt % cqMod == 0 && cqMod > 1) {
-                    wr.flags(wr.flags() & ~SendFlags.SIGNALED);
+                    flags(flags & ~SendFlags.SIGNALED);
                 }
                 if (peak) {
                     tposted[(int) scnt] = System.nanoTime();
@@ -142,7 +167,7 @@ final class BwWriter {
                 post(scnt);
                 scnt++;
                 if (scnt % cqMod == cqMod - 1 || scnt == iters - 1) {
-                    wr.flags(wr.flags() | SendFlags.SIGNALED);
+                    flags(flags | SendFlags.SIGNALED);
                 }
             }
             if (ccnt < iters) {
@@ -186,12 +211,12 @@ final class BwWriter {
             }
             while (scnt - ccnt < settings.txDepth()) {
                 if (scnt % cqMod == 0 && cqMod > 1) {
-                    wr.flags(wr.flags() & ~SendFlags.SIGNALED);
+                    flags(flags & ~SendFlags.SIGNALED);
                 }
                 post(scnt);
                 scnt++;
                 if (scnt % cqMod == cqMod - 1) {
-                    wr.flags(wr.flags() | SendFlags.SIGNALED);
+                    flags(flags | SendFlags.SIGNALED);
                 }
             }
             if (ccnt < scnt) {
@@ -216,11 +241,9 @@ final class BwWriter {
         send(scnt);
         if (stepsPerCycle > 0) {
             if ((scnt + 1) % stepsPerCycle == 0) {
-                sge.addr(localBase);
-                wr.rdma(remoteBase, wr.rkey());
+                at(localBase, remoteBase);
             } else {
-                sge.addr(sge.addr() + step);
-                wr.rdma(wr.remoteAddr() + step, wr.rkey());
+                at(localAddr + step, remoteAddr + step);
             }
         }
     }
@@ -228,7 +251,7 @@ final class BwWriter {
     /** Posts the request as it is. */
     private void send(long scnt) throws BwException {
         try {
-            qp.postSend(wr);
+            write.post();
             ops++;
         } catch (WrException e) {
             throw new BwException("Couldn't post send: qp 0 scnt=" + scnt + ": " + e.getMessage());

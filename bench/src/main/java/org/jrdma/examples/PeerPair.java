@@ -106,6 +106,7 @@ final class PeerPair {
         }
     }
 
+    /** Runs {@code command} with its output to {@code output}, its input from {@code /dev/null}. */
     private static Process start(List<String> command, Path output) throws IOException {
         return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
@@ -122,7 +123,7 @@ final class PeerPair {
     }
 
     /** Whether TCP {@code port} came to be listened on before the server ended or the deadline passed. */
-    private static boolean awaitListening(int port, Process server, long deadline) throws InterruptedException,
+    static boolean awaitListening(int port, Process server, long deadline) throws InterruptedException,
             IOException {
         while (System.nanoTime() < deadline && server.isAlive()) {
             if (isListening(port)) {
@@ -151,7 +152,8 @@ final class PeerPair {
         return false;
     }
 
-    private static void kill(Process process) {
+    /** Kills {@code process} (if started and alive) and its descendants. */
+    static void kill(Process process) {
         if (process != null && process.isAlive()) {
             List<ProcessHandle> children = new ArrayList<>(process.descendants().toList());
             process.destroyForcibly();

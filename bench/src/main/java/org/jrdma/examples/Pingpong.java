@@ -1,5 +1,6 @@
 package org.jrdma.examples;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -17,6 +18,8 @@ import org.jrdma.verbs.Cq;
 import org.jrdma.verbs.Mr;
 import org.jrdma.verbs.Pd;
 import org.jrdma.verbs.PortAttr;
+import org.jrdma.verbs.PreparedRecv;
+import org.jrdma.verbs.PreparedSend;
 import org.jrdma.verbs.Qp;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
@@ -39,7 +42,10 @@ import org.jrdma.verbs.WrOpcode;
  *
  * <p>Each side keeps {@code rx-depth} receives posted on the one buffer; the client sends
  * first, and a side sends again once its previous send and the peer's next message have both
- * completed. A message is the {@code size} bytes after the first {@link #grhBytes} of the buffer,
+ * completed. One thread does everything, so the device is opened confined to it
+ * ({@link Verbs#openConfined}); the send and the receive are each prepared once
+ * ({@link PreparedSend}, {@link PreparedRecv}) and then posted with one downcall apiece, as the C
+ * tools post a request built on their stack. A message is the {@code size} bytes after the first {@link #grhBytes} of the buffer,
  * which a UD receive fills with the GRH. The page size is taken as 4096.
  */
 abstract sealed class Pingpong permits RcPingpong, UdPingpong {
@@ -74,10 +80,13 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
     private final CompChannel channel;
     private final Cq cq;
     private final MemorySegment buf;
-    /** The messages each way: the warm-up's and the timed ones. */
+    /** The messages each way: the warm-up's and those of every timed run. */
     private final int total;
     private final WcBuffer wcs = new WcBuffer(2);
-    private final RecvWr recvWr;
+    /** The one receive, posted {@code rx-depth} times and again as they complete. */
+    private final PreparedRecv recv;
+    /** {@link #sendWr} prepared, once the queue pair is connected. */
+    private PreparedSend send;
     private int routs;
     private int rcnt;
     private int scnt;
@@ -93,7 +102,7 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
         this.settings = settings;
         this.ctx = ctx;
         this.grhBytes = grhBytes;
-        this.total = settings.warmup() + settings.iters();
+        this.total = settings.warmup() + settings.runs() * settings.iters();
         this.buf = arena.allocate(grhBytes + settings.size(), PAGE_SIZE).fill((byte) 0x7b);
         this.channel = settings.events() ? ctx.compChannel() : null;
         Pd pd = ctx.pd();
@@ -104,7 +113,7 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
         if (qp.cap().maxInlineData() >= settings.size()) {
             flags |= SendFlags.INLINE;
         }
-        this.recvWr = new RecvWr().wrId(RECV_WRID).sge(mr.sge());
+        this.recv = qp.prepareRecv(new RecvWr().wrId(RECV_WRID).sge(mr.sge()));
         this.sendWr = new SendWr().wrId(SEND_WRID).opcode(WrOpcode.SEND).sge(mr.sge(grhBytes, settings.size()))
                 .flags(flags);
         this.myPsn = new SecureRandom().nextInt() & 0xffffff;
@@ -146,10 +155,10 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
                 System.err.println("IB device " + device + " not found");
                 return 1;
             }
-            try (Arena arena = Arena.ofConfined(); Context ctx = Verbs.open(device)) {
+            try (Arena arena = Arena.ofConfined(); Context ctx = Verbs.openConfined(device)) {
                 return factory.create(settings, ctx, arena).pingpong();
             }
-        } catch (ExchangeException | PingpongException e) {
+        } catch (ExchangeException | PingpongException | IOException e) {
             System.err.println(e.getMessage());
             return 1;
         } catch (RuntimeException e) {
@@ -158,7 +167,7 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
         }
     }
 
-    private int pingpong() throws ExchangeException, PingpongException {
+    private int pingpong() throws ExchangeException, PingpongException, IOException {
         routs = postRecvs(settings.rxDepth());
         if (routs < settings.rxDepth()) {
             throw new PingpongException("Couldn't post receive (" + routs + ")");
@@ -186,18 +195,8 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
             }
         }
         begin();
-        for (int done = 0; done < settings.warmup(); ) {
-            done = Math.min(settings.warmup(), done + WARMUP_CHUNK);
-            exchange(done);
-        }
-        AllocationMeter meter = new AllocationMeter();
-        long start = System.nanoTime();
-        meter.start();
-        ops = 0;
-        exchange(total);
-        long allocated = meter.stop();
-        long end = System.nanoTime();
-        report(end - start);
+        warmUp();
+        long allocated = timedRuns();
         if (settings.alloc()) {
             System.out.println(AllocationMeter.report(allocated, ops));
         }
@@ -211,8 +210,43 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
         return 0;
     }
 
-    /** Starts the exchanges: the receive is awaited, and the client sends the first message. */
+    /** The untimed exchanges, {@link #WARMUP_CHUNK} per call of {@link #exchange}. */
+    private void warmUp() throws PingpongException {
+        for (int done = 0; done < settings.warmup(); ) {
+            done = Math.min(settings.warmup(), done + WARMUP_CHUNK);
+            exchange(done);
+        }
+    }
+
+    /**
+     * The timed runs, each started by its {@link RunGate} and printing the C tools' two result
+     * lines; returns the bytes they allocated, counting their work requests and completions in
+     * {@link #ops}. A method of its own, entered once the warm-up is over, so that nothing the
+     * JIT made of the warm-up's caller has to be undone inside a timed run.
+     */
+    private long timedRuns() throws PingpongException, IOException {
+        AllocationMeter meter = new AllocationMeter();
+        RunGate gate = new RunGate(settings.runs());
+        long allocated = 0;
+        ops = 0;
+        for (int run = 1; run <= gate.runs(); run++) {
+            gate.await(run);
+            meter.start();
+            long start = System.nanoTime();
+            exchange(settings.warmup() + run * settings.iters());
+            long end = System.nanoTime();
+            allocated += meter.stop();
+            report(end - start);
+        }
+        return allocated;
+    }
+
+    /**
+     * Starts the exchanges: prepares the send as the subclass left it, awaits the receive, and
+     * on the client sends the first message.
+     */
     private void begin() throws PingpongException {
+        send = qp.prepareSend(sendWr);
         pending = RECV_WRID;
         if (settings.isClient()) {
             postSend();
@@ -284,7 +318,7 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
         int i = 0;
         try {
             for (; i < n; i++) {
-                qp.postRecv(recvWr);
+                recv.post();
                 ops++;
             }
         } catch (WrException e) {
@@ -295,7 +329,7 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
 
     private void postSend() throws PingpongException {
         try {
-            qp.postSend(sendWr);
+            send.post();
             ops++;
         } catch (WrException e) {
             throw new PingpongException("Couldn't post send: " + e.getMessage());

@@ -8,7 +8,7 @@ import org.jrdma.iba.Mtu;
 
 /**
  * What {@link RcPingpong} or {@link UdPingpong} is asked to do: {@code ibv_rc_pingpong}'s or
- * {@code ibv_ud_pingpong}'s options with their defaults, plus two Java-only ones for benchmarking.
+ * {@code ibv_ud_pingpong}'s options with their defaults, plus three Java-only ones for benchmarking.
  *
  * @param server   the server to connect to, or null to be the server
  * @param port     TCP port of the side channel ({@code -p}, 18515)
@@ -24,10 +24,13 @@ import org.jrdma.iba.Mtu;
  * @param check    validate the received buffer ({@code -c})
  * @param warmup   untimed exchanges before the timed ones ({@code --warmup}, Java only; both
  *                 sides must give the same number)
- * @param alloc    print the bytes the timed loop allocated ({@code --alloc}, Java only)
+ * @param alloc    print the bytes the timed loops allocated ({@code --alloc}, Java only)
+ * @param runs     timed runs of {@code iters} exchanges ({@code --runs}, 1, Java only; both sides
+ *                 must give the same number); with more than one, each starts on a line of
+ *                 standard input ({@link RunGate})
  */
 record PingpongSettings(String server, int port, String device, int ibPort, int size, Mtu mtu, int rxDepth,
-        int iters, int sl, boolean events, int gidIndex, boolean check, int warmup, boolean alloc) {
+        int iters, int sl, boolean events, int gidIndex, boolean check, int warmup, boolean alloc, int runs) {
     /** The options both tools have, and the Java-only ones. */
     private static final List<Option> COMMON = List.of(
             Option.of("port", 'p', true),
@@ -41,7 +44,8 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
             Option.of("gid-idx", 'g', true),
             Option.of("chk", 'c', false),
             Option.of("warmup", (char) 0, true),
-            Option.of("alloc", (char) 0, false));
+            Option.of("alloc", (char) 0, false),
+            Option.of("runs", (char) 0, true));
 
     /** {@code rc_pingpong.c}'s options; those it has and this does not implement are refused. */
     static final List<Option> OPTIONS = concat(COMMON, List.of(
@@ -93,7 +97,10 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
                 Java only:
                       --warmup=<iters>   untimed exchanges first (give both sides the same number;
                                          20 x rx-depth compiles the receive refill too)
-                      --alloc            print the bytes the timed loop allocated
+                      --alloc            print the bytes the timed loops allocated
+                      --runs=<n>         timed runs of <iters> exchanges (default 1; give both
+                                         sides the same number); with more, each run prints
+                                         "ready for run <k>" and starts on a line of stdin
                 """.formatted(slText);
     }
 
@@ -135,14 +142,16 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
         int size = positive(line, "size", defaultSize);
         int rxDepth = positive(line, "rx-depth", 500);
         int iters = positive(line, "iters", 1000);
+        int runs = positive(line, "runs", 1);
         long warmup = line.number("warmup", 0);
-        if (warmup < 0 || warmup + iters > Integer.MAX_VALUE) {
-            throw new UsageException("--warmup must be 0 or more, and with --iters at most " + Integer.MAX_VALUE);
+        if (warmup < 0 || warmup + (long) runs * iters > Integer.MAX_VALUE) {
+            throw new UsageException("--warmup must be 0 or more, and with --runs times --iters at most "
+                    + Integer.MAX_VALUE);
         }
         return new PingpongSettings(line.operands().isEmpty() ? null : line.operands().getFirst(), (int) port,
                 line.string("ib-dev", null), (int) ibPort, size, mtu, rxDepth, iters, (int) line.number("sl", 0),
                 line.has("events"), (int) line.number("gid-idx", -1), line.has("chk"), (int) warmup,
-                line.has("alloc"));
+                line.has("alloc"), runs);
     }
 
     private static int positive(CommandLine line, String name, int otherwise) throws UsageException {

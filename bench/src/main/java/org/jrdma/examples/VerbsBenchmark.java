@@ -1,5 +1,6 @@
 package org.jrdma.examples;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +18,16 @@ import org.jrdma.examples.CommandLine.UsageException;
  * allocate per work request posted or completion polled. Prints every round, then the medians
  * and the ratios Java/C with their targets. Run inside the soft-RoCE VM by {@code bin/bench-verbs}.
  *
+ * <p>Each test runs its rounds back to back. A round is one run of a fresh C pair and one timed
+ * run of a single Java pair started for the whole test ({@code --runs}: the pair warms up once,
+ * then sleeps in a read of standard input between runs, {@link RunGate}), the two in turn, C
+ * first in odd rounds and Java first in even ones. Rounds are short, so the host's slow drifts
+ * hit both tools alike, and many of them cost little: the Java start, which in the emulated VM
+ * takes about a minute, is paid once per test and not per round. Two settling rounds run first
+ * and are not counted ({@link #SETTLING_ROUNDS}). Nothing else should run in the VM meanwhile:
+ * {@code bin/bench-verbs} runs this class interpreted ({@code -Xint}), so that no JIT compiler
+ * thread of its own competes, in the background, with whichever tool is being timed.
+ *
  * <p>Each pair runs as {@link PeerPair} runs it: server on CPU 0, client on CPU 1. The Java
  * processes run {@code --warmup} untimed iterations first so that the timed loop runs compiled
  * code, with {@code -Xbatch} (in the emulated VM a compiler thread sharing its CPU with a
@@ -32,7 +43,17 @@ public final class VerbsBenchmark {
     private static final Pattern LATENCY = Pattern.compile("(\\d+) iters in ([0-9.]+) seconds = ([0-9.]+) usec/iter");
     private static final Pattern BW_ROW = Pattern.compile("(?m)^ (\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
     private static final Pattern ALLOC = Pattern.compile("java alloc: (\\d+) bytes, (\\d+) ops, ([0-9.]+) bytes/op");
+    private static final Pattern READY = Pattern.compile("^" + Pattern.quote(RunGate.READY));
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
+    /**
+     * Rounds run first and thrown away. Right after the VM boots, soft-RoCE runs slowly for a
+     * while whatever runs on it: ten seconds or so of C pairs, from a freshly booted VM, went from
+     * 55 to 77 µs a round trip to a steady 40 to 45.
+     */
+    private static final int SETTLING_ROUNDS = 2;
+    /** How long a Java pair may take to start and warm up, plus how long each of its runs may take. */
+    private static final Duration JAVA_START = Duration.ofMinutes(10);
+    private static final Duration JAVA_RUN = Duration.ofMinutes(2);
     private static final List<Option> OPTIONS = List.of(
             Option.of("rounds", (char) 0, true),
             Option.of("device", (char) 0, true),
@@ -43,6 +64,24 @@ public final class VerbsBenchmark {
             Option.of("bw-size", (char) 0, true),
             Option.of("bw-iters", (char) 0, true),
             Option.of("bw-warmup", (char) 0, true));
+
+    /**
+     * One of the two tests: the C tool and the Java one with the options both get, what Java
+     * alone gets, and where the client's figure is in its output.
+     *
+     * @param name        what it measures, for the rounds' lines
+     * @param cTool       the C command
+     * @param javaTool    the Java command, less its tool options
+     * @param options     the options both get, and both sides
+     * @param javaOptions the Java-only options, both sides, but for {@code --runs}
+     * @param gateServer  whether the Java server takes {@code --runs} too (the ping-pong's), or
+     *                    only the client (write_bw's server just waits for the report)
+     * @param figure      the client's result line
+     * @param group       the group of {@code figure} that is the figure
+     */
+    private record Test(String name, List<String> cTool, List<String> javaTool, List<String> options,
+            List<String> javaOptions, boolean gateServer, Pattern figure, int group) {
+    }
 
     private final String device;
     private final String gidIndex;
@@ -60,44 +99,43 @@ public final class VerbsBenchmark {
     }
 
     /**
-     * {@code VerbsBenchmark [--rounds 3] [--device rxe0] [--gid-index 0] [--pp-size 64]
-     * [--pp-iters 20000] [--pp-warmup 20000] [--bw-size 65536] [--bw-iters 10000] [--bw-warmup 3000]};
+     * {@code VerbsBenchmark [--rounds 11] [--device rxe0] [--gid-index 0] [--pp-size 64]
+     * [--pp-iters 20000] [--pp-warmup 20000] [--bw-size 65536] [--bw-iters 5000] [--bw-warmup 3000]};
      * exits 1 if a run failed.
      */
     public static void main(String[] args) throws UsageException {
         CommandLine line = CommandLine.parse(args, OPTIONS);
-        int rounds = (int) line.number("rounds", 3);
+        int rounds = (int) line.number("rounds", 11);
+        if (rounds < 1) {
+            throw new UsageException("--rounds must be at least 1");
+        }
         VerbsBenchmark bench = new VerbsBenchmark(line.string("device", "rxe0"), line.string("gid-index", "0"));
-        List<String> pp = List.of("-s", line.string("pp-size", "64"), "-n", line.string("pp-iters", "20000"));
-        List<String> bw = List.of("-s", line.string("bw-size", "65536"), "-n", line.string("bw-iters", "10000"));
-        List<String> ppJava = List.of("--warmup", line.string("pp-warmup", "20000"), "--alloc");
-        List<String> bwJava = List.of("--warmup", line.string("bw-warmup", "3000"), "--alloc");
-        bench.run(rounds, pp, ppJava, bw, bwJava);
+        Test pingpong = new Test("latency usec/iter", List.of("ibv_rc_pingpong"), bench.javaTool(RcPingpong.class),
+                List.of("-d", bench.device, "-g", bench.gidIndex, "-s", line.string("pp-size", "64"), "-n",
+                        line.string("pp-iters", "20000")),
+                List.of("--warmup", line.string("pp-warmup", "20000"), "--alloc"), true, LATENCY, 3);
+        Test writeBw = new Test("bandwidth MB/s", List.of("ib_write_bw"), bench.javaTool(WriteBw.class),
+                List.of("-d", bench.device, "-x", bench.gidIndex, "-F", "-s", line.string("bw-size", "65536"), "-n",
+                        line.string("bw-iters", "5000")),
+                List.of("--warmup", line.string("bw-warmup", "3000"), "--alloc"), false, BW_ROW, 4);
+        bench.run(rounds, pingpong, writeBw);
         System.exit(bench.failures == 0 ? 0 : 1);
     }
 
-    private void run(int rounds, List<String> pp, List<String> ppJava, List<String> bw, List<String> bwJava) {
+    private void run(int rounds, Test pingpong, Test writeBw) {
         System.out.println("soft-RoCE on " + device + " inside a VM under TCG emulation (no KVM), on a shared host:");
         System.out.println("absolute figures are far below hardware and noisy; C and Java alternate, medians count.");
-        System.out.println("ping-pong: " + String.join(" ", pp) + " (Java also " + String.join(" ", ppJava) + ")");
-        System.out.println("write bw:  " + String.join(" ", bw) + " (Java client also " + String.join(" ", bwJava) + ")");
-        System.out.println("Java: " + String.join(" ", java.subList(1, java.size() - 2)));
-        System.out.println("each pair: server pinned to CPU 0, client to CPU 1 (taskset), C and Java alike");
-        List<double[]> latency = new ArrayList<>();
-        List<double[]> bandwidth = new ArrayList<>();
+        for (Test test : List.of(pingpong, writeBw)) {
+            System.out.println(test.name() + ": " + String.join(" ", test.options()) + " (Java also "
+                    + String.join(" ", test.javaOptions()) + ")");
+        }
+        System.out.println("Java: " + String.join(" ", java.subList(1, java.size() - 2)) + ", --runs " + rounds);
+        System.out.println("each pair: server pinned to CPU 0, client to CPU 1 (taskset), C and Java alike; each round"
+                + " a fresh C pair and the next run of one warmed-up Java pair, in turn");
         List<Double> allocPp = new ArrayList<>();
         List<Double> allocBw = new ArrayList<>();
-        for (int round = 1; round <= rounds; round++) {
-            double[] lat = {pingpong(List.of("ibv_rc_pingpong"), pp, List.of(), null),
-                    pingpong(javaTool(RcPingpong.class), pp, ppJava, allocPp)};
-            double[] bws = {writeBw(List.of("ib_write_bw"), bw, List.of(), null),
-                    writeBw(javaTool(WriteBw.class), bw, bwJava, allocBw)};
-            latency.add(lat);
-            bandwidth.add(bws);
-            System.out.printf("round %d: latency usec/iter C %s Java %s | bandwidth MB/s C %s Java %s%n", round,
-                    CFormat.fixed(lat[0], 2), CFormat.fixed(lat[1], 2), CFormat.fixed(bws[0], 2),
-                    CFormat.fixed(bws[1], 2));
-        }
+        List<double[]> latency = rounds(rounds, pingpong, allocPp);
+        List<double[]> bandwidth = rounds(rounds, writeBw, allocBw);
         printTable(rounds, latency, bandwidth, allocPp, allocBw);
     }
 
@@ -107,38 +145,99 @@ public final class VerbsBenchmark {
         return command;
     }
 
-    /** One ping-pong pair; returns the client's usec/iter (NaN on failure), collecting B/op. */
-    private double pingpong(List<String> tool, List<String> options, List<String> extra, List<Double> alloc) {
-        PeerPair.Result result = pair(tool, options, extra, List.of("-d", device, "-g", gidIndex));
-        Matcher m = LATENCY.matcher(result.clientOutput());
-        if (!result.succeeded() || !m.find()) {
-            return failed(tool, result);
+    /**
+     * The rounds of {@code test}: per round the C figure and the Java one (NaN when a run failed),
+     * collecting the Java sides' bytes/op into {@code alloc}.
+     */
+    private List<double[]> rounds(int rounds, Test test, List<Double> alloc) {
+        List<double[]> figures = new ArrayList<>();
+        int javaPort = port++;
+        List<String> runs = List.of("--runs", Integer.toString(rounds + SETTLING_ROUNDS));
+        List<String> server = concat(test.javaTool(), test.options(), List.of("-p", Integer.toString(javaPort)),
+                test.javaOptions(), test.gateServer() ? runs : List.of());
+        List<String> client = concat(test.javaTool(), test.options(), List.of("-p", Integer.toString(javaPort)),
+                test.javaOptions(), runs, List.of("127.0.0.1"));
+        List<LivePair.Side> gated = new ArrayList<>();
+        try (LivePair javaPair = LivePair.start(server, client, javaPort,
+                JAVA_START.plus(JAVA_RUN.multipliedBy(rounds + SETTLING_ROUNDS)))) {
+            if (test.gateServer()) {
+                gated.add(javaPair.server());
+            }
+            gated.add(javaPair.client());
+            for (LivePair.Side side : gated) {
+                javaPair.awaitLine(side, READY);
+            }
+            boolean javaFailed = false;
+            for (int round = 1 - SETTLING_ROUNDS; round <= rounds; round++) {
+                double c = Double.NaN;
+                double j = Double.NaN;
+                if (Math.floorMod(round, 2) == 1) {
+                    c = cRun(test);
+                }
+                if (!javaFailed) {
+                    try {
+                        j = javaRun(javaPair, gated, test, round == 1 - SETTLING_ROUNDS);
+                    } catch (IOException e) {
+                        javaFailed = true;
+                        failed(test.javaTool(), e.getMessage());
+                    }
+                }
+                if (Math.floorMod(round, 2) == 0) {
+                    c = cRun(test);
+                }
+                if (round >= 1) {
+                    figures.add(new double[] {c, j});
+                }
+                System.out.printf("%s %s: C %s Java %s%n", test.name(),
+                        round >= 1 ? "round " + round : "settling, not counted", CFormat.fixed(c, 2), CFormat.fixed(j, 2));
+            }
+            if (!javaFailed) {
+                PeerPair.Result result = javaPair.finish();
+                if (!result.succeeded()) {
+                    failed(test.javaTool(), result);
+                }
+                collectAlloc(result, alloc);
+            }
+        } catch (IOException e) {
+            failed(test.javaTool(), e.getMessage());
+            while (figures.size() < rounds) {
+                figures.add(new double[] {Double.NaN, Double.NaN});
+            }
         }
-        collectAlloc(result, alloc);
-        return Double.parseDouble(m.group(3));
+        return figures;
     }
 
-    /** One bandwidth pair; returns the client's average MB/s (NaN on failure), collecting B/op. */
-    private double writeBw(List<String> tool, List<String> options, List<String> extra, List<Double> alloc) {
-        PeerPair.Result result = pair(tool, options, extra, List.of("-d", device, "-x", gidIndex, "-F"));
-        Matcher m = BW_ROW.matcher(result.clientOutput());
-        if (!result.succeeded() || !m.find()) {
-            return failed(tool, result);
+    /** Starts the next run of the Java pair and returns its client's figure. */
+    private static double javaRun(LivePair pair, List<LivePair.Side> gated, Test test, boolean first)
+            throws IOException {
+        if (!first) {
+            for (LivePair.Side side : gated) {
+                pair.awaitLine(side, READY);
+            }
         }
-        collectAlloc(result, alloc);
-        return Double.parseDouble(m.group(4));
+        for (LivePair.Side side : gated) {
+            pair.go(side);
+        }
+        return Double.parseDouble(pair.awaitLine(pair.client(), test.figure()).group(test.group()));
     }
 
-    private PeerPair.Result pair(List<String> tool, List<String> options, List<String> extra, List<String> common) {
+    /** One run of a fresh C pair; returns the client's figure (NaN on failure). */
+    private double cRun(Test test) {
         int p = port++;
-        List<String> server = new ArrayList<>(tool);
-        server.addAll(common);
-        server.addAll(options);
-        server.addAll(List.of("-p", Integer.toString(p)));
-        server.addAll(extra);
-        List<String> client = new ArrayList<>(server);
-        client.add("127.0.0.1");
-        return PeerPair.run(server, client, p, RUN_TIMEOUT);
+        List<String> server = concat(test.cTool(), test.options(), List.of("-p", Integer.toString(p)));
+        List<String> client = concat(server, List.of("127.0.0.1"));
+        PeerPair.Result result = PeerPair.run(server, client, p, RUN_TIMEOUT);
+        Matcher m = test.figure().matcher(result.clientOutput());
+        if (!result.succeeded() || !m.find()) {
+            failed(test.cTool(), result);
+            return Double.NaN;
+        }
+        return Double.parseDouble(m.group(test.group()));
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... parts) {
+        return Stream.of(parts).flatMap(List::stream).toList();
     }
 
     /** Adds the bytes/op of each Java side that printed them. */
@@ -154,12 +253,14 @@ public final class VerbsBenchmark {
         }
     }
 
-    private double failed(List<String> tool, PeerPair.Result result) {
+    private void failed(List<String> tool, PeerPair.Result result) {
+        failed(tool, "server exit " + result.serverExit() + ", client exit " + result.clientExit() + "\n--- server\n"
+                + result.serverOutput() + "--- client\n" + result.clientOutput());
+    }
+
+    private void failed(List<String> tool, String what) {
         failures++;
-        System.out.println("FAILED: " + tool.getLast() + " (server exit " + result.serverExit() + ", client exit "
-                + result.clientExit() + ")\n--- server\n" + result.serverOutput() + "--- client\n"
-                + result.clientOutput());
-        return Double.NaN;
+        System.out.println("FAILED: " + tool.getLast() + ": " + what);
     }
 
     private static void printTable(int rounds, List<double[]> latency, List<double[]> bandwidth, List<Double> allocPp,
@@ -170,7 +271,7 @@ public final class VerbsBenchmark {
         double bwJ = median(bandwidth, 1);
         double allocMax = max(allocPp, allocBw);
         System.out.println();
-        System.out.printf("medians of %d alternating rounds%n", rounds);
+        System.out.printf("medians of %d rounds%n", rounds);
         System.out.printf("%-34s %12s %12s %10s %8s %s%n", "", "C", "Java", "Java/C", "target", "");
         System.out.printf("%-34s %12s %12s %10s %8s %s%n", "RC ping-pong latency, usec/iter", CFormat.fixed(latC, 2),
                 CFormat.fixed(latJ, 2), CFormat.fixed(latJ / latC, 3), "<= 1.05", verdict(latJ / latC <= 1.05));

@@ -38,7 +38,8 @@ import org.jrdma.verbs.VerbsDevice;
  * </pre>
  *
  * <p>The client writes ({@link BwWriter}); the server only waits, then prints the client's
- * report. Not supported: other tests and transports ({@code -c}), bidirectional runs
+ * report (of its last run, with {@code --runs}). Each side is one thread, and opens the device
+ * confined to it ({@link Verbs#openConfined}). Not supported: other tests and transports ({@code -c}), bidirectional runs
  * ({@code -b}), all sizes ({@code -a}), several QPs, post lists, inline data, rdma_cm, dual port,
  * limits, counters and the rest of perftest's options outside {@link BwSettings}; the page size
  * and cache line are taken as 4096 and 64 bytes; relaxed ordering is not used.
@@ -90,7 +91,7 @@ public final class WriteBw {
                 System.err.println(" Unable to find the Infiniband/RoCE device");
                 return 1;
             }
-            try (Arena arena = Arena.ofConfined(); Context ctx = Verbs.open(device)) {
+            try (Arena arena = Arena.ofConfined(); Context ctx = Verbs.openConfined(device)) {
                 return new WriteBw(settings, ctx, device, arena).test();
             }
         } catch (ExchangeException | BwException | IOException e) {
@@ -169,11 +170,20 @@ public final class WriteBw {
         if (settings.warmup() > 0) {
             writer.untimed(settings.warmup());
         }
-        BwReport report = writer.run();
-        System.out.println(report.row(settings.gbits()));
+        RunGate gate = new RunGate(settings.runs());
+        BwReport report = null;
+        long allocated = 0;
+        long ops = 0;
+        for (int run = 1; run <= gate.runs(); run++) {
+            gate.await(run);
+            report = writer.run();
+            allocated += writer.allocated();
+            ops += writer.ops();
+            System.out.println(report.row(settings.gbits()));
+        }
         System.out.println(BwReport.RESULT_LINE);
         if (settings.alloc()) {
-            System.out.println(AllocationMeter.report(writer.allocated(), writer.ops()));
+            System.out.println(AllocationMeter.report(allocated, ops));
         }
         channel.handshake(mine);
         channel.exchange(report);

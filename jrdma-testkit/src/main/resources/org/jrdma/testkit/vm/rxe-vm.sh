@@ -315,7 +315,7 @@ boot_vm() {
     # process then refills it page by page (a soft-RoCE ping-pong took about three times longer).
     # In the background, so that the trap on TERM/INT can stop it at once.
     timeout --kill-after=5 "$timeout_seconds" qemu-system-x86_64 \
-        -nodefaults -no-user-config -accel tcg -cpu Nehalem -smp 2 -m 2G \
+        -nodefaults -no-user-config -accel tcg -cpu Nehalem -smp 2 -m 2G -mem-prealloc \
         -kernel "/boot/vmlinuz-$version" -initrd "$initramfs" \
         -append "console=ttyS0 panic=-1 quiet mitigations=off" \
         -display none -monitor none -serial "file:$work/console.log" -nic none -no-reboot \
