@@ -129,7 +129,8 @@ public final class VerbsBenchmark {
             System.out.println(test.name() + ": " + String.join(" ", test.options()) + " (Java also "
                     + String.join(" ", test.javaOptions()) + ")");
         }
-        System.out.println("Java: " + String.join(" ", java.subList(1, java.size() - 2)) + ", --runs " + rounds);
+        System.out.println("Java: " + String.join(" ", java.subList(1, java.size() - 2)) + ", --runs "
+                + (rounds + SETTLING_ROUNDS));
         System.out.println("each pair: server pinned to CPU 0, client to CPU 1 (taskset), C and Java alike; each round"
                 + " a fresh C pair and the next run of one warmed-up Java pair, in turn");
         List<Double> allocPp = new ArrayList<>();
