@@ -26,15 +26,11 @@ public abstract sealed class WrStaging permits SendWrs, RecvWrs {
     private static final VarHandle SGE_ADDR = Structs.handle(Structs.IBV_SGE, "addr");
     private static final VarHandle SGE_LENGTH = Structs.handle(Structs.IBV_SGE, "length");
     private static final VarHandle SGE_LKEY = Structs.handle(Structs.IBV_SGE, "lkey");
-    static {
-        if (Structs.offset(Structs.IBV_SEND_WR, "wr_id") != 0 || Structs.offset(Structs.IBV_RECV_WR, "wr_id") != 0) {
-            throw new ExceptionInInitializerError("wr_id is not first in struct ibv_send_wr and ibv_recv_wr");
-        }
-    }
 
     /** The request array, {@link #wrSize} bytes a request. */
     protected final MemorySegment wrs;
     private final long wrSize;
+    private final long wrIdOffset;
     /** Pointers are written as 64-bit integers (x86-64), so that no segment is made per post. */
     private final long nextOffset;
     private final MemorySegment queue;
@@ -53,6 +49,7 @@ public abstract sealed class WrStaging permits SendWrs, RecvWrs {
     WrStaging(Arena arena, GroupLayout wr, MemorySegment queue, MemorySegment postFunction, int capacity, int maxSge) {
         this.wrs = arena.allocate(wr, capacity);
         this.wrSize = wr.byteSize();
+        this.wrIdOffset = Structs.offset(wr, "wr_id");
         this.nextOffset = Structs.offset(wr, "next");
         this.queue = queue;
         this.postFunction = postFunction;
@@ -85,7 +82,7 @@ public abstract sealed class WrStaging permits SendWrs, RecvWrs {
 
     /** Sets {@code wr_id} of work request {@code i}. */
     public final void wrId(int i, long wrId) {
-        wrs.set(JAVA_LONG, i * wrSize, wrId);
+        wrs.set(JAVA_LONG, i * wrSize + wrIdOffset, wrId);
     }
 
     /** Sets {@code addr} of element {@code j} of work request {@code i}'s scatter/gather list. */
