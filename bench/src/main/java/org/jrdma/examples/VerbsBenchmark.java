@@ -47,8 +47,8 @@ public final class VerbsBenchmark {
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
     /**
      * Rounds run first and thrown away. Right after the VM boots, soft-RoCE runs slowly for a
-     * while whatever runs on it: ten seconds or so of C pairs, from a freshly booted VM, went from
-     * 55 to 77 µs a round trip to a steady 40 to 45.
+     * while whatever runs on it: the first five C pairs in a freshly booted VM took 44 to 77 µs a
+     * round trip, the next seven 40 to 50.
      */
     private static final int SETTLING_ROUNDS = 2;
     /** How long a Java pair may take to start and warm up, plus how long each of its runs may take. */

@@ -822,19 +822,8 @@ public final class VerbsInVm {
                     .flags(SendFlags.SIGNALED));
             MemorySegment.copy("confined".getBytes(StandardCharsets.US_ASCII), 0, mr.memory(), ValueLayout.JAVA_BYTE,
                     0, 8);
-            recv.post();
-            send.post();
             WcBuffer two = new WcBuffer(2);
-            int completions = 0;
-            long deadline = System.nanoTime() + WAIT_NANOS;
-            while (completions < 2) {
-                require(System.nanoTime() < deadline, completions + " of 2 completions within 5 s");
-                int n = cq.poll(two);
-                for (int i = 0; i < n; i++) {
-                    two.check(i);
-                }
-                completions += n;
-            }
+            sendAndReceive(send, recv, cq, two);
             equal("confined", get(mr, 128, 8), "received");
             List<RuntimeException> failures = Collections.synchronizedList(new ArrayList<>());
             Thread other = Thread.ofPlatform().start(() -> {
@@ -854,17 +843,27 @@ public final class VerbsInVm {
             require(failures.get(2) instanceof IllegalStateException, "close from another thread: " + failures.get(2));
             System.out.println("  close from another thread: " + failures.get(2).getMessage());
             require(!own.isClosed() && !a.isClosed() && !cq.isClosed(), "another thread's close closed something");
-            recv.post();
-            send.post();
-            completions = 0;
-            while (completions < 2) {
-                require(System.nanoTime() < deadline + WAIT_NANOS, completions + " of 2 completions after the attempts");
-                completions += cq.poll(two);
-            }
+            sendAndReceive(send, recv, cq, two);
         } finally {
             own.close();
         }
         require(own.isClosed() && cq.isClosed(), "the owner's close left the context or its CQ open");
+    }
+
+    /** Posts {@code recv}, then {@code send}, and waits for both to complete successfully on {@code cq}. */
+    private static void sendAndReceive(PreparedSend send, PreparedRecv recv, Cq cq, WcBuffer two) {
+        recv.post();
+        send.post();
+        int completions = 0;
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (completions < 2) {
+            require(System.nanoTime() < deadline, completions + " of 2 completions within 5 s");
+            int n = cq.poll(two);
+            for (int i = 0; i < n; i++) {
+                two.check(i);
+            }
+            completions += n;
+        }
     }
 
     private static void expect(Class<? extends RuntimeException> type, VmChecks.Check action) throws Exception {
