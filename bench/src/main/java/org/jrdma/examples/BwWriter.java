@@ -17,8 +17,8 @@ import org.jrdma.verbs.WrOpcode;
  * {@code tx-depth} writes are outstanding; one in {@code cq-mod} is signalled (and the last);
  * messages up to half the cycle buffer walk through it in cache-line steps, on both sides, as
  * perftest's do. The write is prepared once ({@link PreparedSend}) and changed in place per post,
- * as perftest changes its request. Times are {@link System#nanoTime()} where perftest counts CPU cycles. The
- * loops allocate nothing.
+ * as perftest changes its request. Times are {@link System#nanoTime()} where perftest counts CPU
+ * cycles. The loops allocate nothing.
  */
 final class BwWriter {
     /** perftest's {@code CTX_POLL_BATCH}: completions taken per poll. */

@@ -45,8 +45,9 @@ import org.jrdma.verbs.WrOpcode;
  * completed. One thread does everything, so the device is opened confined to it
  * ({@link Verbs#openConfined}); the send and the receive are each prepared once
  * ({@link PreparedSend}, {@link PreparedRecv}) and then posted with one downcall apiece, as the C
- * tools post a request built on their stack. A message is the {@code size} bytes after the first {@link #grhBytes} of the buffer,
- * which a UD receive fills with the GRH. The page size is taken as 4096.
+ * tools post a request built on their stack. A message is the {@code size} bytes after the first
+ * {@link #grhBytes} of the buffer, which a UD receive fills with the GRH. The page size is taken
+ * as 4096.
  */
 abstract sealed class Pingpong permits RcPingpong, UdPingpong {
     static final int RECV_WRID = 1;

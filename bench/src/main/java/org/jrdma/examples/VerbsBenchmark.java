@@ -189,8 +189,9 @@ public final class VerbsBenchmark {
                 if (round >= 1) {
                     figures.add(new double[] {c, j});
                 }
-                System.out.printf("%s %s: C %s Java %s%n", test.name(),
-                        round >= 1 ? "round " + round : "settling, not counted", CFormat.fixed(c, 2), CFormat.fixed(j, 2));
+                String which = round >= 1 ? "round " + round : "settling, not counted";
+                System.out.printf("%s %s: C %s Java %s%n", test.name(), which, CFormat.fixed(c, 2),
+                        CFormat.fixed(j, 2));
             }
             if (!javaFailed) {
                 PeerPair.Result result = javaPair.finish();

@@ -39,10 +39,11 @@ import org.jrdma.verbs.VerbsDevice;
  *
  * <p>The client writes ({@link BwWriter}); the server only waits, then prints the client's
  * report (of its last run, with {@code --runs}). Each side is one thread, and opens the device
- * confined to it ({@link Verbs#openConfined}). Not supported: other tests and transports ({@code -c}), bidirectional runs
- * ({@code -b}), all sizes ({@code -a}), several QPs, post lists, inline data, rdma_cm, dual port,
- * limits, counters and the rest of perftest's options outside {@link BwSettings}; the page size
- * and cache line are taken as 4096 and 64 bytes; relaxed ordering is not used.
+ * confined to it ({@link Verbs#openConfined}). Not supported: other tests and transports
+ * ({@code -c}), bidirectional runs ({@code -b}), all sizes ({@code -a}), several QPs, post lists,
+ * inline data, rdma_cm, dual port, limits, counters and the rest of perftest's options outside
+ * {@link BwSettings}; the page size and cache line are taken as 4096 and 64 bytes; relaxed
+ * ordering is not used.
  */
 public final class WriteBw {
     /** perftest's cycle buffer: the page size. */

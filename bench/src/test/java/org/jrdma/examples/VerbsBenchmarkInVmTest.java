@@ -45,7 +45,8 @@ class VerbsBenchmarkInVmTest {
         while (rounds.find()) {
             int expected = rounds.group(1).startsWith("latency") ? ++latency : ++bandwidth;
             assertEquals(expected, Integer.parseInt(rounds.group(2)), rounds.group());
-            assertTrue(Double.parseDouble(rounds.group(3)) > 0 && Double.parseDouble(rounds.group(4)) > 0, rounds.group());
+            assertTrue(Double.parseDouble(rounds.group(3)) > 0 && Double.parseDouble(rounds.group(4)) > 0,
+                    rounds.group());
         }
         assertEquals(ROUNDS, latency, "latency rounds");
         assertEquals(ROUNDS, bandwidth, "bandwidth rounds");

@@ -84,7 +84,10 @@ public abstract sealed class PreparedWr<P extends PreparedWr<P, S>, S extends Wr
         return self();
     }
 
-    /** Sets the address of scatter/gather element {@code j}, leaving its length and key: for walking through a buffer. */
+    /**
+     * Sets the address of scatter/gather element {@code j}, leaving its length and key: for
+     * walking through a buffer.
+     */
     public final P sgeAddr(int j, long addr) {
         staging.sgeAddr(0, Objects.checkIndex(j, numSge), addr);
         return self();

@@ -494,8 +494,18 @@ public final class VerbsInVm {
 
     /** A fresh RC pair on the shared CQs, for checks that break their queue pairs. */
     private Qp[] pair(int rnrRetry) {
-        Qp a = pd.qp(new QpInitAttr(QpType.RC, cqA, cqA).cap(new QpCap(4, 4, 1, 1, 0)));
-        Qp b = pd.qp(new QpInitAttr(QpType.RC, cqB, cqB).cap(new QpCap(4, 4, 1, 1, 0)));
+        return pair(pd, cqA, cqB, null, rnrRetry);
+    }
+
+    /**
+     * Two RC queue pairs on {@code domain}, connected to each other: the first completes on
+     * {@code firstCq}, the second on {@code secondCq} and receives from {@code srq} unless it is
+     * null; four requests of one element each.
+     */
+    private Qp[] pair(Pd domain, Cq firstCq, Cq secondCq, Srq srq, int rnrRetry) {
+        Qp a = domain.qp(new QpInitAttr(QpType.RC, firstCq, firstCq).cap(new QpCap(4, 4, 1, 1, 0)));
+        Qp b = domain.qp(new QpInitAttr(QpType.RC, secondCq, secondCq).srq(srq)
+                .cap(new QpCap(4, srq == null ? 4 : 0, 1, 1, 0)));
         connect(a, b, rnrRetry);
         connect(b, a, rnrRetry);
         return new Qp[] {a, b};
@@ -548,10 +558,9 @@ public final class VerbsInVm {
     private void srq() {
         try (Srq srq = pd.srq(new SrqAttr(16, 1, 0))) {
             require(srq.granted().maxWr() >= 16, "granted " + srq.granted());
-            Qp receiver = pd.qp(new QpInitAttr(QpType.RC, cqB, cqB).srq(srq).cap(new QpCap(4, 0, 1, 1, 0)));
-            Qp sender = pd.qp(new QpInitAttr(QpType.RC, cqA, cqA).cap(new QpCap(4, 4, 1, 1, 0)));
-            connect(sender, receiver, 7);
-            connect(receiver, sender, 7);
+            Qp[] qps = pair(pd, cqA, cqB, srq, 7);
+            Qp sender = qps[0];
+            Qp receiver = qps[1];
             try {
                 receiver.postRecv(new RecvWr().sge(mrB.sge(0, 8)));
                 throw new AssertionError("posted to the receive queue of a QP on an SRQ");
@@ -750,10 +759,9 @@ public final class VerbsInVm {
         equal(115L, mrB.memory().get(ValueLayout.JAVA_LONG, 192), "sum");
 
         try (Srq srq = pd.srq(new SrqAttr(8, 1, 0))) {
-            Qp receiver = pd.qp(new QpInitAttr(QpType.RC, cqB, cqB).srq(srq).cap(new QpCap(4, 0, 1, 1, 0)));
-            Qp sender = pd.qp(new QpInitAttr(QpType.RC, cqA, cqA).cap(new QpCap(4, 4, 1, 1, 0)));
-            connect(sender, receiver, 7);
-            connect(receiver, sender, 7);
+            Qp[] qps = pair(pd, cqA, cqB, srq, 7);
+            Qp sender = qps[0];
+            Qp receiver = qps[1];
             PreparedRecv shared = srq.prepareRecv(new RecvWr().wrId(39).sge(mrB.sge(0, 64)));
             PreparedSend toSrq = sender.prepareSend(new SendWr().wrId(40).opcode(WrOpcode.SEND).sge(mrA.sge(2560, 2))
                     .flags(SendFlags.SIGNALED));
@@ -813,10 +821,9 @@ public final class VerbsInVm {
             Pd ownPd = own.pd();
             cq = own.cq(8);
             Mr mr = ownPd.mr(arena.allocate(256), Access.LOCAL_WRITE);
-            Qp a = ownPd.qp(new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(4, 4, 1, 1, 0)));
-            Qp b = ownPd.qp(new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(4, 4, 1, 1, 0)));
-            connect(a, b, 7);
-            connect(b, a, 7);
+            Qp[] qps = pair(ownPd, cq, cq, null, 7);
+            Qp a = qps[0];
+            Qp b = qps[1];
             PreparedRecv recv = b.prepareRecv(new RecvWr().wrId(50).sge(mr.sge(128, 64)));
             PreparedSend send = a.prepareSend(new SendWr().wrId(51).opcode(WrOpcode.SEND).sge(mr.sge(0, 8))
                     .flags(SendFlags.SIGNALED));
