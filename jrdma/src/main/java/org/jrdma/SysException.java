@@ -30,19 +30,25 @@ public class SysException extends RdmaException {
      * as its absolute value), described by {@code strerror}, the text the C library gave for it.
      */
     public SysException(String call, int errno, String strerror) {
-        this(call, errno, strerror, "");
+        this(call, errno, Objects.requireNonNull(strerror, "strerror"), "");
     }
 
     /**
      * For subclasses: as {@link #SysException(String, int, String)}, with {@code detail}
-     * appended to the message.
+     * appended to the message; a null {@code strerror} stands for the glibc text, as
+     * {@link #SysException(String, int)} gives it.
      */
     protected SysException(String call, int errno, String strerror, String detail) {
         super(Objects.requireNonNull(call, "call") + "(..) failed with error(" + Math.abs(errno) + "): "
-                + Objects.requireNonNull(strerror, "strerror") + detail);
+                + textOf(errno, strerror) + detail);
         this.call = call;
         this.errno = Math.abs(errno);
-        this.strerror = strerror;
+        this.strerror = textOf(errno, strerror);
+    }
+
+    /** {@code strerror}, or the glibc text of {@code errno} when it is null. */
+    private static String textOf(int errno, String strerror) {
+        return strerror != null ? strerror : Errno.strerror(Math.abs(errno));
     }
 
     /** The name of the native function that failed, for example {@code ibv_open_device}. */

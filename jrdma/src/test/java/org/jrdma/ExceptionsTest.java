@@ -12,6 +12,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.jrdma.iba.Mad;
+import org.jrdma.mad.MadClassException;
+import org.jrdma.mad.MadException;
+import org.jrdma.mad.MadTimeoutException;
+import org.jrdma.mad.SaPathNotFoundException;
+import org.jrdma.verbs.AsyncException;
+import org.jrdma.verbs.WcException;
+import org.jrdma.verbs.WrException;
 import org.junit.jupiter.api.Test;
 
 class ExceptionsTest {

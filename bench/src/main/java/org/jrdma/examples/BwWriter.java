@@ -1,7 +1,6 @@
 package org.jrdma.examples;
 
 import java.util.Arrays;
-import org.jrdma.WrException;
 import org.jrdma.verbs.Cq;
 import org.jrdma.verbs.PreparedSend;
 import org.jrdma.verbs.Qp;
@@ -9,6 +8,7 @@ import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWr;
 import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.WcBuffer;
+import org.jrdma.verbs.WrException;
 import org.jrdma.verbs.WrOpcode;
 
 /**

@@ -7,7 +7,6 @@ import java.lang.foreign.ValueLayout;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
-import org.jrdma.WrException;
 import org.jrdma.examples.CommandLine.UsageException;
 import org.jrdma.examples.PingpongExchange.ExchangeException;
 import org.jrdma.iba.Gid;
@@ -30,6 +29,7 @@ import org.jrdma.verbs.SendWr;
 import org.jrdma.verbs.Verbs;
 import org.jrdma.verbs.VerbsDevice;
 import org.jrdma.verbs.WcBuffer;
+import org.jrdma.verbs.WrException;
 import org.jrdma.verbs.WrOpcode;
 
 /**

@@ -385,7 +385,7 @@ public final class RcFlow {
         return new String(bytes, StandardCharsets.US_ASCII);
     }
 
-    /** The next completion, checked ({@link org.jrdma.WcException} for an error status). */
+    /** The next completion, checked ({@link org.jrdma.verbs.WcException} for an error status). */
     private Wc next() {
         for (Wc wc : poller.iterwc(1, WAIT)) {
             wc.check();

@@ -1,13 +1,13 @@
 package org.jrdma.tools;
 
 import java.time.Duration;
-import org.jrdma.MadException;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.diag.PortId;
 import org.jrdma.iba.sa.SaPathRecord;
 import org.jrdma.mad.GmpClient;
+import org.jrdma.mad.MadException;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Option;

@@ -15,7 +15,7 @@ import org.jrdma.path.IBPath;
  *
  * <p>SA table responses larger than one MAD travel by RMPP (IBA 13.6). The kernel's umad
  * reassembles them, so the transport hands over one long MAD and every record is read. A segment
- * that says more follow but arrives alone raises a {@link org.jrdma.MadException} rather than
+ * that says more follow but arrives alone raises a {@link org.jrdma.mad.MadException} rather than
  * returning part of a table. Over ibsim no RMPP layer sits between OpenSM and the client: libumad2sim
  * forwards at most one MAD of each write with its true length and never completes the RMPP header
  * (version 0, no First/Last, no PayloadLength), so a table response is read up to that length,

@@ -1,7 +1,6 @@
 package org.jrdma.mad;
 
 import java.util.Optional;
-import org.jrdma.MadException;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.mad.MadHeader;
 import org.jrdma.iba.mad.SaFormat;

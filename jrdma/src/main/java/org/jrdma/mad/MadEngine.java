@@ -13,8 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jrdma.MadException;
-import org.jrdma.MadTimeoutException;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.wire.Bits;

@@ -1,8 +1,5 @@
 package org.jrdma.mad;
 
-import org.jrdma.MadClassException;
-import org.jrdma.MadException;
-import org.jrdma.SaPathNotFoundException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Iba;

@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import org.jrdma.MadException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Iba;
 import org.jrdma.iba.mad.MadClassPortInfo;

@@ -3,8 +3,6 @@ package org.jrdma.mad;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import org.jrdma.MadException;
-import org.jrdma.MadTimeoutException;
 import org.jrdma.iba.mad.RmppHeader;
 import org.jrdma.iba.wire.Bits;
 

@@ -4,8 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
-import org.jrdma.MadClassException;
-import org.jrdma.MadException;
 import org.jrdma.iba.Lid;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.NodeType;

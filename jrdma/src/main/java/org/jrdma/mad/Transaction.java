@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
-import org.jrdma.MadClassException;
-import org.jrdma.MadException;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.mad.RmppHeader;
 import org.jrdma.iba.wire.Bits;

@@ -6,7 +6,7 @@
  *   <li>{@link org.jrdma.mad.MadTransactor}: the IBA RPCs (SubnGet/Set, SubnAdmGet/GetTable/Set/
  *       Delete/GetMulti, PerformanceGet/Set, BMGet/Set, DevMgtGet/Set, CommMgtGet/Set/Send,
  *       VendGet/Set) on {@link org.jrdma.path.IBPath paths}, reply validation into the
- *       {@link org.jrdma.MadException} family, redirection, and the server side (parseRequest,
+ *       {@link org.jrdma.mad.MadException} family, redirection, and the server side (parseRequest,
  *       sendReply, sendErrorReply, sendErrorException);
  *       {@link org.jrdma.mad.SaTransactor} answers SubnGet from the SA, and
  *       {@link org.jrdma.mad.PathResolver} completes paths from PathRecords;</li>

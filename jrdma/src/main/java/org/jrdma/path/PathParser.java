@@ -4,10 +4,10 @@ import org.jrdma.iba.UntrustedText;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
-import org.jrdma.Rdma;
 import org.jrdma.RdmaException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.devices.RdmaDevice;
+import org.jrdma.devices.SysfsDevices;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.Lid;
@@ -36,9 +36,9 @@ public final class PathParser {
         this.requiredEndPort = requiredEndPort;
     }
 
-    /** A parser that looks end ports up among this machine's devices ({@link Rdma#getDevices()}). */
+    /** A parser that looks end ports up among this machine's devices, read afresh from sysfs each time. */
     public static PathParser system() {
-        return new PathParser(Rdma::getDevices, null, null, null);
+        return new PathParser(() -> SysfsDevices.system().read(), null, null, null);
     }
 
     /** A parser that looks end ports up among {@code devices}. */

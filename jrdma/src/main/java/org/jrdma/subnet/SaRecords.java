@@ -3,11 +3,11 @@ package org.jrdma.subnet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.jrdma.MadException;
 import org.jrdma.iba.sa.SaLinkRecord;
 import org.jrdma.iba.sa.SaNodeRecord;
 import org.jrdma.iba.sa.SaPortInfoRecord;
 import org.jrdma.iba.sa.SaSwitchInfoRecord;
+import org.jrdma.mad.MadException;
 import org.jrdma.mad.MadSchedule;
 import org.jrdma.mad.MadTransactor;
 

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jrdma.AsyncException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
 import org.jrdma.verbs.ffi.IbvContext;

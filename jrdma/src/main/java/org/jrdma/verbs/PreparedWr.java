@@ -1,7 +1,6 @@
 package org.jrdma.verbs;
 
 import java.util.Objects;
-import org.jrdma.WrException;
 import org.jrdma.verbs.ffi.WrStaging;
 
 /**

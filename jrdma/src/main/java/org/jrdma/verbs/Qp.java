@@ -3,7 +3,6 @@ package org.jrdma.verbs;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
-import org.jrdma.WrException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;

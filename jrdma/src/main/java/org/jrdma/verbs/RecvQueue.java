@@ -11,7 +11,7 @@ public sealed interface RecvQueue permits Qp, Srq {
      * Posts {@code first} and the requests linked after it by {@link RecvWr#next}
      * ({@code ibv_post_recv} or {@code ibv_post_srq_recv}). Allocates nothing.
      *
-     * @throws org.jrdma.WrException when a request could not be posted; those before it were
+     * @throws org.jrdma.verbs.WrException when a request could not be posted; those before it were
      */
     void postRecv(RecvWr first);
 

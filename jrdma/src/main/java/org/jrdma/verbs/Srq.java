@@ -2,7 +2,6 @@ package org.jrdma.verbs;
 
 import java.util.List;
 import java.util.Objects;
-import org.jrdma.WrException;
 import org.jrdma.verbs.ffi.IbvSrq;
 
 /**

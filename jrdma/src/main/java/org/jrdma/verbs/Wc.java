@@ -57,7 +57,7 @@ public final class Wc {
     /**
      * Throws unless the completion succeeded, as python-rdma's {@code raise WCError(wc, cq)}.
      *
-     * @throws org.jrdma.WcException with the decoded status, the queue pair and the {@code wr_id}
+     * @throws org.jrdma.verbs.WcException with the decoded status, the queue pair and the {@code wr_id}
      */
     public void check() {
         wcs.check(index);

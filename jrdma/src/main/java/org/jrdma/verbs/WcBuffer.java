@@ -1,7 +1,6 @@
 package org.jrdma.verbs;
 
 import java.util.Objects;
-import org.jrdma.WcException;
 import org.jrdma.verbs.ffi.WcArray;
 
 /**

@@ -4,7 +4,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
-import org.jrdma.WrException;
 import org.jrdma.path.IBPath;
 import org.jrdma.verbs.Access;
 import org.jrdma.verbs.Mr;
@@ -17,6 +16,7 @@ import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.Wc;
 import org.jrdma.verbs.WcBuffer;
 import org.jrdma.verbs.WcOpcode;
+import org.jrdma.verbs.WrException;
 import org.jrdma.verbs.WrOpcode;
 
 /**
@@ -284,7 +284,7 @@ public final class BufferPool implements AutoCloseable {
      * with a buffer of the pool must be signaled, or its buffer is never recovered. Allocates
      * nothing.
      *
-     * @throws org.jrdma.WcException at the first completion with an error, before re-posting
+     * @throws org.jrdma.verbs.WcException at the first completion with an error, before re-posting
      */
     public void finishWcs(RecvQueue queue, WcBuffer wcs) {
         int received = 0;
@@ -299,7 +299,7 @@ public final class BufferPool implements AutoCloseable {
      * write or RDMA read whose {@code wr_id} is a buffer index, not {@link #NO_WR_ID}), and for
      * a receive posts a new one to {@code queue}. Allocates nothing.
      *
-     * @throws org.jrdma.WcException if the completion has an error
+     * @throws org.jrdma.verbs.WcException if the completion has an error
      */
     public void finishWc(RecvQueue queue, Wc wc) {
         postRecvs(queue, recover(wc.buffer(), wc.index()));

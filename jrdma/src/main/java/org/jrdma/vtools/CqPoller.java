@@ -22,7 +22,7 @@ import org.jrdma.verbs.WcBuffer;
  * channel (arming the queue with {@link Cq#reqNotify} first and polling once more, as the
  * edge-triggered channel needs), or spins when the queue has no channel. While it sleeps it also
  * watches the context's asynchronous events and hands them to
- * {@link Context#handleAsyncEvent}, which throws {@link org.jrdma.AsyncException} for a
+ * {@link Context#handleAsyncEvent}, which throws {@link org.jrdma.verbs.AsyncException} for a
  * failure.
  *
  * <pre>{@code

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
-import org.jrdma.MadTimeoutException;
 import org.jrdma.iba.pm.PmPortCounters;
 import org.jrdma.iba.sa.SaNodeRecord;
 import org.jrdma.iba.sa.SaPathRecord;

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import org.jrdma.MadException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.PhysPortState;
 import org.jrdma.iba.smp.SmpNodeInfo;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.jrdma.SaPathNotFoundException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Iba;
 import org.jrdma.iba.Mad;

@@ -10,7 +10,6 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import org.jrdma.MadException;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.mad.MadClassPortInfo;
 import org.jrdma.iba.mad.SaFormat;

@@ -14,8 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jrdma.MadException;
-import org.jrdma.MadTimeoutException;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.mad.RmppHeader;
 import org.jrdma.iba.mad.VendorOuiFormat;

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jrdma.MadClassException;
-import org.jrdma.MadTimeoutException;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.sa.SaLinkRecord;
 import org.jrdma.iba.sa.SaSlToVlMappingTableRecord;

@@ -3,7 +3,6 @@ package org.jrdma.mad;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.jrdma.MadException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.mad.sim.IbsimTransport;
 import org.jrdma.path.IBDRPath;

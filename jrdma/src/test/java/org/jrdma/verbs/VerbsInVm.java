@@ -16,13 +16,10 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.jrdma.testkit.vm.VmChecks;
-import org.jrdma.AsyncException;
 import org.jrdma.SysException;
-import org.jrdma.WcException;
-import org.jrdma.WrException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;
+import org.jrdma.testkit.vm.VmChecks;
 
 /**
  * The verbs checks that need a real device, run by {@code VerbsInVmTest} inside the soft-RoCE VM

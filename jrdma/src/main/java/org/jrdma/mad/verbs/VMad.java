@@ -6,7 +6,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
-import org.jrdma.Rdma;
 import org.jrdma.RdmaException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.devices.LinkLayer;
@@ -25,6 +24,7 @@ import org.jrdma.verbs.Qp;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.Verbs;
 import org.jrdma.verbs.Wc;
 import org.jrdma.verbs.WcPath;
 import org.jrdma.vtools.BufferPool;
@@ -119,14 +119,14 @@ public final class VMad implements MadTransport {
     }
 
     /**
-     * A transport on {@code endPort}, in a context of its own ({@link Rdma#getVerbs}).
+     * A transport on {@code endPort}, in a context of its own ({@link Verbs#open(EndPort)}).
      *
      * @param path  gives the P_Key (its index in the end port's table) and the Q_Key (the GSI's
      *              {@code 0x80010000} when it has none) of every MAD sent
      * @param depth how many MADs may be posted for sending, and how many receive buffers stay posted
      */
     public VMad(EndPort endPort, IBPath path, int depth) {
-        this(Rdma.getVerbs(Objects.requireNonNull(endPort, "endPort")), true, endPort, path, depth);
+        this(Verbs.open(Objects.requireNonNull(endPort, "endPort")), true, endPort, path, depth);
     }
 
     /**
@@ -203,7 +203,7 @@ public final class VMad implements MadTransport {
      * @throws IllegalArgumentException if the MAD is longer than 256 bytes or of an SMP class, the
      *                                  path goes to QP0, or has no GRH on RoCE, or a GRH without DGID
      * @throws IllegalStateException    if this transport is closed
-     * @throws org.jrdma.WcException    if a send failed on the device
+     * @throws org.jrdma.verbs.WcException    if a send failed on the device
      */
     public void sendto(byte[] mad, IBPath path) {
         if (mad.length < MAD_HEADER_SIZE || mad.length > MAD_SIZE) {
@@ -277,7 +277,7 @@ public final class VMad implements MadTransport {
      * @return the MAD (as many bytes as came, normally 256) and the path it came on, or null if
      *         none came before the deadline
      * @throws IllegalStateException if this transport is closed
-     * @throws org.jrdma.WcException if a receive failed on the device
+     * @throws org.jrdma.verbs.WcException if a receive failed on the device
      */
     public Datagram recvfrom(long deadlineNanos) {
         recvLock.lock();

@@ -1,4 +1,6 @@
-package org.jrdma;
+package org.jrdma.verbs;
+
+import org.jrdma.SysException;
 
 /**
  * Posting a list of work requests failed ({@code ibv_post_send}, {@code ibv_post_recv},
@@ -17,7 +19,7 @@ public final class WrException extends SysException {
      * its absolute value) at the work request at index {@code badIndex} of the posted list.
      */
     public WrException(String call, int errno, int badIndex) {
-        super(call, errno, Errno.strerror(Math.abs(errno)), ", bad work request at index " + badIndex);
+        super(call, errno, null, ", bad work request at index " + badIndex);
         this.badIndex = badIndex;
     }
 

@@ -1,6 +1,7 @@
-package org.jrdma;
+package org.jrdma.verbs;
 
 import java.util.Objects;
+import org.jrdma.RdmaException;
 
 /**
  * The device reported an asynchronous error event ({@code ibv_get_async_event}; IBA 11.6):

@@ -1,4 +1,4 @@
-package org.jrdma;
+package org.jrdma.mad;
 
 import org.jrdma.iba.Mad;
 

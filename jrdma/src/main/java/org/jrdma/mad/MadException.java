@@ -1,10 +1,10 @@
-package org.jrdma;
+package org.jrdma.mad;
 
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.jrdma.RdmaException;
 import org.jrdma.iba.Mad;
-import org.jrdma.mad.MadDump;
 import org.jrdma.path.IBPath;
 
 /**

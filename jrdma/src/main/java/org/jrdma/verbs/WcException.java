@@ -1,6 +1,7 @@
-package org.jrdma;
+package org.jrdma.verbs;
 
 import java.util.Objects;
+import org.jrdma.RdmaException;
 
 /**
  * A work completion came back with an error status ({@code ibv_wc.status} other than

@@ -1,4 +1,4 @@
-package org.jrdma;
+package org.jrdma.mad;
 
 /**
  * No reply came to a MAD request within its timeout, after all its retries: the target is
