@@ -72,7 +72,7 @@ public final class Rdma {
      * The verbs context of {@code endPort}'s device, opened for that end port: python-rdma's
      * {@code rdma.get_verbs(end_port)}. The caller closes it.
      *
-     * @throws IllegalArgumentException      if libibverbs has no such device
+     * @throws NoSuchDeviceException         if libibverbs has no such device
      * @throws UnsupportedOperationException if libibverbs cannot be used here
      * @throws SysException                  if the device cannot be opened
      * @see Verbs#open(EndPort)

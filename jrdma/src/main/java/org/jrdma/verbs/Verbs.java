@@ -2,6 +2,7 @@ package org.jrdma.verbs;
 
 import java.util.List;
 import java.util.Objects;
+import org.jrdma.NoSuchDeviceException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.verbs.ffi.IbvContext;
 import org.jrdma.verbs.ffi.Ibv;
@@ -22,20 +23,24 @@ public final class Verbs {
         return Ibv.unavailabilityCause() == null;
     }
 
-    /** Why libibverbs cannot be used, with what to install; null when it can. */
-    public static String unavailabilityCause() {
+    /**
+     * Why libibverbs cannot be used, or null when it can: a throwable whose message says what is
+     * missing and what to install, caused by the failure to load the library when there was one.
+     */
+    public static Throwable unavailabilityCause() {
         return Ibv.unavailabilityCause();
     }
 
     /**
      * Throws unless libibverbs can be used.
      *
-     * @throws UnsupportedOperationException with {@link #unavailabilityCause()}
+     * @throws UnsupportedOperationException with the message of {@link #unavailabilityCause()},
+     *                                       which is its cause
      */
     public static void ensureAvailable() {
-        String cause = Ibv.unavailabilityCause();
+        Throwable cause = Ibv.unavailabilityCause();
         if (cause != null) {
-            throw new UnsupportedOperationException(cause);
+            throw new UnsupportedOperationException(cause.getMessage(), cause);
         }
     }
 
@@ -54,7 +59,7 @@ public final class Verbs {
     /**
      * Opens device {@code deviceName}.
      *
-     * @throws IllegalArgumentException      if there is no such device; the message lists those there are
+     * @throws NoSuchDeviceException         if there is no such device; the message lists those there are
      * @throws UnsupportedOperationException if libibverbs cannot be used
      * @throws org.jrdma.SysException        if the device cannot be opened
      */
@@ -71,7 +76,7 @@ public final class Verbs {
      * (post, poll) keeps its object alive with two plain increments instead of two atomic
      * operations: for a data path driven by one thread, an event loop's.
      *
-     * @throws IllegalArgumentException      if there is no such device; the message lists those there are
+     * @throws NoSuchDeviceException         if there is no such device; the message lists those there are
      * @throws UnsupportedOperationException if libibverbs cannot be used
      * @throws org.jrdma.SysException        if the device cannot be opened
      */
@@ -84,7 +89,7 @@ public final class Verbs {
      * Opens the device of {@code endPort}, remembering the end port
      * ({@link Context#endPort()}): python-rdma's {@code rdma.get_verbs(end_port)}.
      *
-     * @throws IllegalArgumentException      if there is no such device
+     * @throws NoSuchDeviceException         if there is no such device
      * @throws UnsupportedOperationException if libibverbs cannot be used
      * @throws org.jrdma.SysException        if the device cannot be opened
      */
@@ -97,7 +102,7 @@ public final class Verbs {
         ensureAvailable();
         Context context = Context.open(deviceName, endPort, confined);
         if (context == null) {
-            throw new IllegalArgumentException("no RDMA device " + deviceName + "; devices: "
+            throw new NoSuchDeviceException(deviceName, "no RDMA device " + deviceName + "; devices: "
                     + devices().stream().map(VerbsDevice::name).toList());
         }
         return context;

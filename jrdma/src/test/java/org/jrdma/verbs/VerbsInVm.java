@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.jrdma.NoSuchDeviceException;
 import org.jrdma.SysException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;
@@ -78,8 +79,9 @@ public final class VerbsInVm {
             try {
                 Verbs.open("nosuchdev0").close();
                 throw new AssertionError("opened nosuchdev0");
-            } catch (IllegalArgumentException expected) {
-                require(expected.getMessage().contains(device), expected.getMessage());
+            } catch (NoSuchDeviceException expected) {
+                require(expected.selector().equals("nosuchdev0") && expected.getMessage().contains(device),
+                        expected.getMessage());
             }
         });
         ctx = Verbs.open(device);

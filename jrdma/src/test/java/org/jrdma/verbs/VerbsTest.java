@@ -3,6 +3,7 @@ package org.jrdma.verbs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import org.jrdma.NoSuchDeviceException;
 import org.jrdma.SysException;
 import org.jrdma.testkit.Peers;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,8 @@ class VerbsTest {
         Verbs.ensureAvailable();
         try {
             java.util.List<VerbsDevice> devices = Verbs.devices();
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Verbs.open("nosuchdev0"));
+            NoSuchDeviceException e = assertThrows(NoSuchDeviceException.class, () -> Verbs.open("nosuchdev0"));
+            assertEquals("nosuchdev0", e.selector());
             assertEquals("no RDMA device nosuchdev0; devices: " + devices.stream().map(VerbsDevice::name).toList(),
                     e.getMessage());
         } catch (SysException noKernelSupport) {

@@ -23,44 +23,41 @@ public final class Ibv {
     /** Data-path calls are short and never call back into Java: no thread-state transition. */
     private static final Linker.Option CRITICAL = Linker.Option.critical(false);
 
-    private static volatile String cause;
-    private static volatile SymbolLookup lookup;
+    /** Why libibverbs cannot be used here, or null: probed once, when this class is initialised. */
+    private static final Throwable UNAVAILABILITY_CAUSE;
+    private static final SymbolLookup LOOKUP;
+
+    static {
+        Throwable cause = null;
+        SymbolLookup lookup = null;
+        String os = System.getProperty("os.name");
+        String arch = System.getProperty("os.arch");
+        if (!"Linux".equals(os) || !"amd64".equals(arch)) {
+            cause = new UnsupportedOperationException("jrdma verbs support Linux on x86-64 only (the libibverbs"
+                    + " structure layouts are checked there), not " + os + " on " + arch);
+        } else {
+            try {
+                lookup = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
+            } catch (IllegalArgumentException e) {
+                cause = new UnsupportedOperationException(LIBRARY + " cannot be loaded (" + e.getMessage()
+                        + "); install libibverbs1 (Debian: apt-get install libibverbs1 ibverbs-providers)", e);
+            }
+        }
+        UNAVAILABILITY_CAUSE = cause;
+        LOOKUP = lookup;
+    }
 
     private Ibv() {
     }
 
     /**
      * Why verbs cannot be used in this JVM, or null when they can: the structure layouts are
-     * those of Linux x86-64, and libibverbs must load (Debian package {@code libibverbs1}).
+     * those of Linux x86-64, and libibverbs must load (Debian package {@code libibverbs1}). The
+     * throwable's message says what is missing; its cause, when there is one, is the failure to
+     * load the library.
      */
-    public static String unavailabilityCause() {
-        String result = cause;
-        if (result == null) {
-            synchronized (Ibv.class) {
-                result = cause;
-                if (result == null) {
-                    result = probe();
-                    cause = result;
-                }
-            }
-        }
-        return result.isEmpty() ? null : result;
-    }
-
-    private static String probe() {
-        String os = System.getProperty("os.name");
-        String arch = System.getProperty("os.arch");
-        if (!"Linux".equals(os) || !"amd64".equals(arch)) {
-            return "jrdma verbs support Linux on x86-64 only (the libibverbs structure layouts are"
-                    + " checked there), not " + os + " on " + arch;
-        }
-        try {
-            lookup = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
-            return "";
-        } catch (IllegalArgumentException e) {
-            return LIBRARY + " cannot be loaded (" + e.getMessage() + "); install libibverbs1 (Debian: apt-get install"
-                    + " libibverbs1 ibverbs-providers)";
-        }
+    public static Throwable unavailabilityCause() {
+        return UNAVAILABILITY_CAUSE;
     }
 
     /**
@@ -68,10 +65,10 @@ public final class Ibv {
      * is a call-state segment ({@link Errors#callState}) that receives {@code errno}.
      */
     static MethodHandle function(String name, FunctionDescriptor descriptor, boolean captureErrno) {
-        if (unavailabilityCause() != null) {
-            throw new IllegalStateException(unavailabilityCause());
+        if (UNAVAILABILITY_CAUSE != null) {
+            throw new IllegalStateException("libibverbs cannot be used", UNAVAILABILITY_CAUSE);
         }
-        MemorySegment symbol = lookup.find(name)
+        MemorySegment symbol = LOOKUP.find(name)
                 .orElseThrow(() -> new UnsatisfiedLinkError(LIBRARY + " does not export " + name));
         return captureErrno ? LINKER.downcallHandle(symbol, descriptor, ERRNO)
                 : LINKER.downcallHandle(symbol, descriptor);
