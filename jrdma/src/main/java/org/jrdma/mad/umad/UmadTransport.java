@@ -181,7 +181,7 @@ public final class UmadTransport implements MadTransport {
         }
         int agent = agentFor(mad);
         if (isResponse(mad)) {
-            file.write(agent, 0, mad, to);
+            file.write(agent, 0, mad, address(to));
             return;
         }
         long key = awaitingKey(agent, mad);
@@ -197,7 +197,7 @@ public final class UmadTransport implements MadTransport {
             awaiting.put(key, now + responseTimeoutMillis * 1_000_000L + KERNEL_GRACE_NANOS);
         }
         try {
-            file.write(agent, responseTimeoutMillis, mad, to);
+            file.write(agent, responseTimeoutMillis, mad, address(to));
         } catch (RuntimeException e) {
             release(key);
             throw e;
@@ -216,16 +216,21 @@ public final class UmadTransport implements MadTransport {
         }
         if (p.status() != 0) {
             release(awaitingKey(p.agentId(), mad));
-            return new ReceivedMad(Arrays.copyOf(mad, Math.max(MAD_SIZE, mad.length)), p.from(), true);
+            UmadFile.Address to = p.from();
+            MadAddress sentTo = new MadAddress(to.lid(), to.qpn(), to.qkey(), to.sl(), to.pkeyIndex(), to.gid());
+            return new ReceivedMad(Arrays.copyOf(mad, Math.max(MAD_SIZE, mad.length)), sentTo, true);
         }
         if (isResponse(mad)) {
             release(awaitingKey(p.agentId(), mad));
         }
-        MadAddress from = p.from();
-        if (from.qpn() != 0 && from.qkey() == 0) {
-            from = new MadAddress(from.lid(), from.qpn(), Iba.IB_DEFAULT_QP1_QKEY, from.sl(), from.pkeyIndex(), from.gid());
-        }
-        return new ReceivedMad(mad, from, false);
+        UmadFile.Address from = p.from();
+        int qkey = from.qpn() != 0 && from.qkey() == 0 ? Iba.IB_DEFAULT_QP1_QKEY : from.qkey();
+        return new ReceivedMad(mad, new MadAddress(from.lid(), from.qpn(), qkey, from.sl(), from.pkeyIndex(), from.gid()), false);
+    }
+
+    /** {@code to} as the addressing fields of the kernel's MAD header. */
+    static UmadFile.Address address(MadAddress to) {
+        return new UmadFile.Address(to.lid(), to.qpn(), to.qkey(), to.sl(), to.pkeyIndex(), to.gid());
     }
 
     @Override

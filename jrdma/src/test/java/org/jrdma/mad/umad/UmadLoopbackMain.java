@@ -211,9 +211,9 @@ public final class UmadLoopbackMain {
             file.enablePkeyIndex();
             int agent = file.registerAgent(1, UNSERVED_CLASS, 1, 0, 0, 0);
             byte[] request = unanswered();
-            file.write(agent, 3000, request, server);
+            file.write(agent, 3000, request, UmadTransport.address(server));
             try {
-                file.write(agent, 3000, request, server);
+                file.write(agent, 3000, request, UmadTransport.address(server));
                 check(false, "the kernel accepted a duplicate request");
             } catch (SysException e) {
                 check(e.errno() == 22, "the kernel refuses a second request with the same TID while awaiting the first: " + e.getMessage());

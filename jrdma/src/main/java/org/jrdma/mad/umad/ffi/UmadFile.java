@@ -10,7 +10,6 @@ import org.jrdma.RdmaException;
 import org.jrdma.SysException;
 import org.jrdma.ffi.Libc;
 import org.jrdma.iba.Gid;
-import org.jrdma.mad.MadAddress;
 
 /**
  * An open umad character device ({@code /dev/infiniband/umadN}, one per end port): the
@@ -112,7 +111,7 @@ public final class UmadFile implements AutoCloseable {
      * @param mad           the MAD, 256 bytes, or longer for an RMPP-active MAD of an RMPP agent
      * @param to            the destination; with a GID, a GRH is sent from source GID index 0
      */
-    public void write(int agentId, int timeoutMillis, byte[] mad, MadAddress to) {
+    public void write(int agentId, int timeoutMillis, byte[] mad, Address to) {
         sendLock.lock();
         try {
             checkOpen();
@@ -193,7 +192,7 @@ public final class UmadFile implements AutoCloseable {
         }
         byte[] mad = b.asSlice(HEADER_SIZE, n - HEADER_SIZE).toArray(ValueLayout.JAVA_BYTE);
         boolean grh = (byte) IbUserMad.GRH_PRESENT.get(b, 0L) != 0;
-        MadAddress from = new MadAddress(
+        Address from = new Address(
                 (short) IbUserMad.LID.get(b, 0L) & 0xFFFF,
                 (int) IbUserMad.QPN.get(b, 0L) & 0xFFFFFF,
                 (int) IbUserMad.QKEY.get(b, 0L),
@@ -214,7 +213,21 @@ public final class UmadFile implements AutoCloseable {
      *                reports no Q_Key (0) for a received MAD, and the GID is that of the GRH's
      *                source when a GRH came with it
      */
-    public record Packet(int agentId, int status, byte[] mad, MadAddress from) {
+    public record Packet(int agentId, int status, byte[] mad, Address from) {
+    }
+
+    /**
+     * The addressing fields of a {@code struct ib_user_mad_hdr}: where a MAD goes, or where it
+     * came from, as the kernel takes and reports them.
+     *
+     * @param lid       {@code lid}, the remote port's LID (0..0xFFFF)
+     * @param qpn       {@code qpn}, the remote queue pair (24 bits)
+     * @param qkey      {@code qkey}
+     * @param sl        {@code sl}, the service level (4 bits)
+     * @param pkeyIndex {@code pkey_index}, into the local port's P_Key table
+     * @param gid       {@code gid} when {@code grh_present}, else null
+     */
+    public record Address(int lid, int qpn, int qkey, int sl, int pkeyIndex, Gid gid) {
     }
 
     /**
