@@ -24,7 +24,7 @@ public final class Ah extends Resource {
 
     /** {@code ibv_create_ah} in {@code pd}, registered as its dependent; cached for {@code path} unless null. */
     static Ah create(Pd pd, AhAttr attr, IBPath path) {
-        Ah ah = new Ah(pd, IbvAh.create(pd.handle(), attr), attr.toString(), path);
+        Ah ah = new Ah(pd, IbvAh.create(pd.handle(), attr.toIbv()), attr.toString(), path);
         ah.register(pd);
         return ah;
     }

@@ -4,6 +4,7 @@ import java.util.Objects;
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
 import org.jrdma.path.IBPath;
+import org.jrdma.verbs.ffi.IbvAhAttr;
 
 /**
  * An address vector, {@code struct ibv_ah_attr} with its {@code struct ibv_global_route}
@@ -207,5 +208,27 @@ public final class AhAttr {
         return "AhAttr[dlid=" + dlid + ", sl=" + sl + ", srcPathBits=" + srcPathBits + ", staticRate=" + staticRate
                 + ", portNum=" + portNum + (isGlobal ? ", dgid=" + dgid + ", sgidIndex=" + sgidIndex + ", hopLimit="
                 + hopLimit + ", flowLabel=" + flowLabel + ", trafficClass=" + trafficClass : "") + "]";
+    }
+
+    /** The address vector libibverbs reported in a {@code struct ibv_ah_attr}. */
+    static AhAttr of(IbvAhAttr raw) {
+        return new AhAttr()
+                .dgid(raw.dgid())
+                .flowLabel(raw.flowLabel())
+                .sgidIndex(raw.sgidIndex())
+                .hopLimit(raw.hopLimit())
+                .trafficClass(raw.trafficClass())
+                .dlid(raw.dlid())
+                .sl(raw.sl())
+                .srcPathBits(raw.srcPathBits())
+                .staticRate(raw.staticRate())
+                .isGlobal(raw.isGlobal())
+                .portNum(raw.portNum());
+    }
+
+    /** This address vector as a {@code struct ibv_ah_attr}. */
+    IbvAhAttr toIbv() {
+        return new IbvAhAttr(dgid, flowLabel, sgidIndex, hopLimit, trafficClass, dlid, sl, srcPathBits, staticRate,
+                isGlobal, portNum);
     }
 }

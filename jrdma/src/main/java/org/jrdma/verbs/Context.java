@@ -71,13 +71,13 @@ public final class Context extends Resource {
     /** The device's limits and capabilities ({@code ibv_query_device}). */
     public DeviceAttr queryDevice() {
         checkOpen();
-        return handle.queryDevice();
+        return DeviceAttr.of(handle.queryDevice());
     }
 
     /** The attributes of port {@code port}, from 1 ({@code ibv_query_port}). */
     public PortAttr queryPort(int port) {
         checkOpen();
-        return handle.queryPort(Args.unsigned("port_num", port, 8));
+        return PortAttr.of(handle.queryPort(Args.unsigned("port_num", port, 8)));
     }
 
     /** Entry {@code index} of port {@code port}'s GID table ({@code ibv_query_gid}). */

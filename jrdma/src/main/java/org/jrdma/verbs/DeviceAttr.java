@@ -1,6 +1,7 @@
 package org.jrdma.verbs;
 
 import org.jrdma.iba.Guid;
+import org.jrdma.verbs.ffi.IbvDeviceAttr;
 
 /**
  * The limits and capabilities of a device, {@code struct ibv_device_attr} as
@@ -56,4 +57,17 @@ public record DeviceAttr(String fwVer, Guid nodeGuid, Guid sysImageGuid, long ma
         int maxEe, int maxRdd, int maxMw, int maxRawIpv6Qp, int maxRawEthyQp, int maxMcastGrp,
         int maxMcastQpAttach, int maxTotalMcastQpAttach, int maxAh, int maxFmr, int maxMapPerFmr,
         int maxSrq, int maxSrqWr, int maxSrqSge, int maxPkeys, int localCaAckDelay, int physPortCnt) {
+
+    /** The attributes libibverbs reported in a {@code struct ibv_device_attr}. */
+    static DeviceAttr of(IbvDeviceAttr raw) {
+        return new DeviceAttr(raw.fwVer(), raw.nodeGuid(), raw.sysImageGuid(), raw.maxMrSize(),
+                raw.pageSizeCap(), raw.vendorId(), raw.vendorPartId(), raw.hwVer(), raw.maxQp(),
+                raw.maxQpWr(), raw.deviceCapFlags(), raw.maxSge(), raw.maxSgeRd(), raw.maxCq(), raw.maxCqe(),
+                raw.maxMr(), raw.maxPd(), raw.maxQpRdAtom(), raw.maxEeRdAtom(), raw.maxResRdAtom(),
+                raw.maxQpInitRdAtom(), raw.maxEeInitRdAtom(), raw.atomicCap(), raw.maxEe(), raw.maxRdd(),
+                raw.maxMw(), raw.maxRawIpv6Qp(), raw.maxRawEthyQp(), raw.maxMcastGrp(),
+                raw.maxMcastQpAttach(), raw.maxTotalMcastQpAttach(), raw.maxAh(), raw.maxFmr(),
+                raw.maxMapPerFmr(), raw.maxSrq(), raw.maxSrqWr(), raw.maxSrqSge(), raw.maxPkeys(),
+                raw.localCaAckDelay(), raw.physPortCnt());
+    }
 }

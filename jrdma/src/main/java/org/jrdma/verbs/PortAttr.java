@@ -1,6 +1,7 @@
 package org.jrdma.verbs;
 
 import org.jrdma.iba.Mtu;
+import org.jrdma.verbs.ffi.IbvPortAttr;
 
 /**
  * The attributes of one port, {@code struct ibv_port_attr} as verbs.h's {@code ibv_query_port}
@@ -37,4 +38,13 @@ public record PortAttr(int state, Mtu maxMtu, Mtu activeMtu, int gidTblLen, int 
         int linkLayer, int flags, int portCapFlags2) {
     /** {@code IBV_LINK_LAYER_ETHERNET}: the port is RoCE and every address needs a GRH. */
     public static final int LINK_LAYER_ETHERNET = 2;
+
+    /** The attributes libibverbs reported in a {@code struct ibv_port_attr}. */
+    static PortAttr of(IbvPortAttr raw) {
+        return new PortAttr(raw.state(), Mtu.fromValue(raw.maxMtu()), Mtu.fromValue(raw.activeMtu()),
+                raw.gidTblLen(), raw.portCapFlags(), raw.maxMsgSz(), raw.badPkeyCntr(), raw.qkeyViolCntr(),
+                raw.pkeyTblLen(), raw.lid(), raw.smLid(), raw.lmc(), raw.maxVlNum(), raw.smSl(),
+                raw.subnetTimeout(), raw.initTypeReply(), raw.activeWidth(), raw.activeSpeed(),
+                raw.physState(), raw.linkLayer(), raw.flags(), raw.portCapFlags2());
+    }
 }

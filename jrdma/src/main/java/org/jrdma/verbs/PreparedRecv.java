@@ -13,9 +13,9 @@ import org.jrdma.verbs.ffi.RecvWrs;
  * }
  * }</pre>
  */
-public final class PreparedRecv extends PreparedWr<PreparedRecv, RecvWrs> {
+public final class PreparedRecv extends PreparedWr<PreparedRecv> {
     PreparedRecv(Resource queue, RecvWrs staging, String call, RecvWr wr) {
-        super(queue, staging, call, wr);
+        super(queue, staging, RecvWr::stage, call, wr);
     }
 
     @Override

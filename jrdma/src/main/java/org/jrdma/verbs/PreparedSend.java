@@ -14,12 +14,15 @@ import org.jrdma.verbs.ffi.SendWrs;
  * write.sgeAddr(0, mr.addr() + 4096).remoteAddr(remoteAddr + 4096, rkey).post();
  * }</pre>
  */
-public final class PreparedSend extends PreparedWr<PreparedSend, SendWrs> {
+public final class PreparedSend extends PreparedWr<PreparedSend> {
+    /** The native request, in slot 0. */
+    private final SendWrs staging;
     private final WrOpcode opcode;
     private final Ah ah;
 
     PreparedSend(Qp qp, SendWrs staging, SendWr wr) {
-        super(qp, staging, "ibv_post_send", wr);
+        super(qp, staging, SendWr::stage, "ibv_post_send", wr);
+        this.staging = staging;
         this.opcode = wr.opcode();
         this.ah = wr.ah();
     }

@@ -17,23 +17,22 @@ import org.jrdma.verbs.ffi.WrStaging;
  * nothing after it is made.
  *
  * @param <P> the prepared request's type, returned by the setters
- * @param <S> its staging area
  */
-public abstract sealed class PreparedWr<P extends PreparedWr<P, S>, S extends WrStaging>
-        permits PreparedSend, PreparedRecv {
+public abstract sealed class PreparedWr<P extends PreparedWr<P>> permits PreparedSend, PreparedRecv {
     private final Resource queue;
     private final String call;
     private final int numSge;
     /** The native request, in slot 0. */
-    final S staging;
+    private final WrStaging staging;
 
     /**
      * Copies {@code wr}, a single request (no {@code next}), into {@code staging} of
-     * {@code queue}, to be posted through {@code call}.
+     * {@code queue} with {@code stager}, to be posted through {@code call}.
      *
      * @throws IllegalArgumentException when {@code wr} is a chain or has more elements than the queue allows
      */
-    <W extends WorkRequest<W, S>> PreparedWr(Resource queue, S staging, String call, W wr) {
+    <W extends WorkRequest<W>, S extends WrStaging> PreparedWr(Resource queue, S staging,
+            WorkRequest.Stager<W, S> stager, String call, W wr) {
         Objects.requireNonNull(wr, "wr");
         if (wr.next() != null) {
             throw new IllegalArgumentException("a prepared work request is one request; post chains as they are");
@@ -46,7 +45,7 @@ public abstract sealed class PreparedWr<P extends PreparedWr<P, S>, S extends Wr
         this.call = call;
         this.numSge = wr.numSge();
         this.staging = staging;
-        wr.stage(staging, 0);
+        stager.stage(wr, staging, 0);
     }
 
     /** This request, as its own type. */

@@ -78,7 +78,7 @@ public final class Qp extends Resource implements RecvQueue {
             }
         }
         IbvQp handle = IbvQp.create(pd.handle(), init.sendCq().handle(), init.recvCq().handle(),
-                srq == null ? null : srq.handle(), init.qpType().value(), init.cap(), init.sqSigAll());
+                srq == null ? null : srq.handle(), init.qpType().value(), init.cap().toIbv(), init.sqSigAll());
         Qp qp = new Qp(pd, init, handle);
         qp.register(pd, init.sendCq(), init.recvCq(), srq);
         context.map(handle.address(), qp);
@@ -97,7 +97,7 @@ public final class Qp extends Resource implements RecvQueue {
 
     /** The work queue sizes the device granted. */
     public QpCap cap() {
-        return handle.cap();
+        return QpCap.of(handle.cap());
     }
 
     /** The protection domain of this queue pair. */
@@ -129,7 +129,7 @@ public final class Qp extends Resource implements RecvQueue {
     public void modify(QpAttr attr, int mask) {
         Objects.requireNonNull(attr, "attr");
         checkOpen();
-        handle.modify(attr, mask);
+        handle.modify(attr.toIbv(), mask);
     }
 
     /**
@@ -290,7 +290,7 @@ public final class Qp extends Resource implements RecvQueue {
     /** The attributes {@code mask} selects ({@code ibv_query_qp}); the others may be left 0. */
     public QpAttr query(int mask) {
         checkOpen();
-        return handle.query(mask);
+        return QpAttr.of(handle.query(mask));
     }
 
     /**
@@ -301,7 +301,8 @@ public final class Qp extends Resource implements RecvQueue {
      */
     public void postSend(SendWr first) {
         checkOpen();
-        WorkRequest.post(handle.sendWrs(), "ibv_post_send", Objects.requireNonNull(first, "first"), null);
+        WorkRequest.post(handle.sendWrs(), SendWr::stage, "ibv_post_send", Objects.requireNonNull(first, "first"),
+                null);
     }
 
     /**
@@ -313,7 +314,7 @@ public final class Qp extends Resource implements RecvQueue {
     public void postSend(List<SendWr> wrs) {
         checkOpen();
         if (!wrs.isEmpty()) {
-            WorkRequest.post(handle.sendWrs(), "ibv_post_send", null, wrs);
+            WorkRequest.post(handle.sendWrs(), SendWr::stage, "ibv_post_send", null, wrs);
         }
     }
 
@@ -327,7 +328,7 @@ public final class Qp extends Resource implements RecvQueue {
     @Override
     public void postRecv(RecvWr first) {
         checkOpen();
-        WorkRequest.post(recvWrs(), "ibv_post_recv", Objects.requireNonNull(first, "first"), null);
+        WorkRequest.post(recvWrs(), RecvWr::stage, "ibv_post_recv", Objects.requireNonNull(first, "first"), null);
     }
 
     /**
@@ -339,7 +340,7 @@ public final class Qp extends Resource implements RecvQueue {
     public void postRecv(List<RecvWr> wrs) {
         checkOpen();
         if (!wrs.isEmpty()) {
-            WorkRequest.post(recvWrs(), "ibv_post_recv", null, wrs);
+            WorkRequest.post(recvWrs(), RecvWr::stage, "ibv_post_recv", null, wrs);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Mtu;
 import org.jrdma.path.IBPath;
+import org.jrdma.verbs.ffi.IbvQpAttr;
 
 /**
  * Queue pair attributes, {@code struct ibv_qp_attr}, for {@link Qp#modify} (IBA 11.2.5.2 Modify
@@ -488,5 +489,46 @@ public final class QpAttr {
     public QpAttr rateLimit(int value) {
         this.rateLimit = value;
         return set(RATE_LIMIT);
+    }
+
+    /**
+     * The attributes libibverbs reported in a {@code struct ibv_qp_attr}, each set as by its
+     * setter (so {@link #mask()} names them all); a {@code path_mtu} that is no IBA MTU is left
+     * at its default.
+     */
+    static QpAttr of(IbvQpAttr raw) {
+        QpAttr attr = new QpAttr()
+                .qpState(QpState.fromValue(raw.qpState()))
+                .curQpState(QpState.fromValue(raw.curQpState()))
+                .pathMigState(raw.pathMigState())
+                .qkey(raw.qkey())
+                .rqPsn(raw.rqPsn())
+                .sqPsn(raw.sqPsn())
+                .destQpNum(raw.destQpNum())
+                .qpAccessFlags(raw.qpAccessFlags())
+                .cap(QpCap.of(raw.cap()))
+                .ahAttr(AhAttr.of(raw.ahAttr()))
+                .altPath(AhAttr.of(raw.altAhAttr()), raw.altPkeyIndex(), raw.altPortNum(), raw.altTimeout())
+                .pkeyIndex(raw.pkeyIndex())
+                .enSqdAsyncNotify(raw.enSqdAsyncNotify())
+                .sqDraining(raw.sqDraining())
+                .maxRdAtomic(raw.maxRdAtomic())
+                .maxDestRdAtomic(raw.maxDestRdAtomic())
+                .minRnrTimer(raw.minRnrTimer())
+                .portNum(raw.portNum())
+                .timeout(raw.timeout())
+                .retryCnt(raw.retryCnt())
+                .rnrRetry(raw.rnrRetry())
+                .rateLimit(raw.rateLimit());
+        Mtu mtu = Mtu.fromValueOrNull(raw.pathMtu());
+        return mtu == null ? attr : attr.pathMtu(mtu);
+    }
+
+    /** These attributes, every one of them whatever the mask, as a {@code struct ibv_qp_attr}. */
+    IbvQpAttr toIbv() {
+        return new IbvQpAttr(qpState.value(), curQpState.value(), pathMtu.value(), pathMigState, qkey, rqPsn, sqPsn,
+                destQpNum, qpAccessFlags, cap.toIbv(), ahAttr.toIbv(), altAhAttr.toIbv(), pkeyIndex, altPkeyIndex,
+                enSqdAsyncNotify, sqDraining, maxRdAtomic, maxDestRdAtomic, minRnrTimer, portNum, timeout, retryCnt,
+                rnrRetry, altPortNum, altTimeout, rateLimit);
     }
 }

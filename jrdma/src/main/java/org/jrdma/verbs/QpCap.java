@@ -1,5 +1,7 @@
 package org.jrdma.verbs;
 
+import org.jrdma.verbs.ffi.IbvQpCap;
+
 /**
  * The sizes of a queue pair's work queues, {@code struct ibv_qp_cap}: asked for at creation,
  * and what the device actually granted (at least as much) afterwards.
@@ -20,5 +22,15 @@ public record QpCap(int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge
         if (maxSendWr < 0 || maxRecvWr < 0 || maxSendSge < 0 || maxRecvSge < 0 || maxInlineData < 0) {
             throw new IllegalArgumentException("negative queue pair capacity: " + this);
         }
+    }
+
+    /** The sizes libibverbs reported in a {@code struct ibv_qp_cap}. */
+    static QpCap of(IbvQpCap raw) {
+        return new QpCap(raw.maxSendWr(), raw.maxRecvWr(), raw.maxSendSge(), raw.maxRecvSge(), raw.maxInlineData());
+    }
+
+    /** These sizes as a {@code struct ibv_qp_cap}. */
+    IbvQpCap toIbv() {
+        return new IbvQpCap(maxSendWr, maxRecvWr, maxSendSge, maxRecvSge, maxInlineData);
     }
 }

@@ -7,7 +7,7 @@ import org.jrdma.verbs.ffi.RecvWrs;
  * buffers an incoming SEND (or RDMA write with immediate) lands in. Requests chain through
  * {@link #next}. Mutable and reusable: posting copies it, allocating nothing.
  */
-public final class RecvWr extends WorkRequest<RecvWr, RecvWrs> {
+public final class RecvWr extends WorkRequest<RecvWr> {
     /** An empty request with no buffers. */
     public RecvWr() {
     }
@@ -17,7 +17,7 @@ public final class RecvWr extends WorkRequest<RecvWr, RecvWrs> {
         return this;
     }
 
-    @Override
+    /** Copies this request into slot {@code i} of {@code staging}, the common fields included. */
     void stage(RecvWrs staging, int i) {
         staging.wr(i, wrId(), numSge());
         stageSges(staging, i);

@@ -17,7 +17,7 @@ import org.jrdma.verbs.ffi.SendWrs;
  * qp.postSend(wr);
  * }</pre>
  */
-public final class SendWr extends WorkRequest<SendWr, SendWrs> {
+public final class SendWr extends WorkRequest<SendWr> {
     private WrOpcode opcode = WrOpcode.SEND;
     private int flags;
     private int immData;
@@ -135,7 +135,7 @@ public final class SendWr extends WorkRequest<SendWr, SendWrs> {
         return this;
     }
 
-    @Override
+    /** Copies this request into slot {@code i} of {@code staging}, the common fields included. */
     void stage(SendWrs staging, int i) {
         staging.wr(i, wrId(), opcode.value(), flags, immData, numSge());
         if (opcode.isRdma()) {

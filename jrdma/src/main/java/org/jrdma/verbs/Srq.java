@@ -25,7 +25,7 @@ public final class Srq extends Resource implements RecvQueue {
 
     /** {@code ibv_create_srq} in {@code pd}, registered as its dependent and findable by events. */
     static Srq create(Pd pd, SrqAttr attr) {
-        IbvSrq handle = IbvSrq.create(pd.handle(), attr);
+        IbvSrq handle = IbvSrq.create(pd.handle(), attr.toIbv());
         Srq srq = new Srq(pd, handle);
         srq.register(pd);
         pd.context().map(handle.address(), srq);
@@ -39,13 +39,13 @@ public final class Srq extends Resource implements RecvQueue {
 
     /** The attributes granted at creation: at least what was asked. */
     public SrqAttr granted() {
-        return handle.granted();
+        return SrqAttr.of(handle.granted());
     }
 
     /** The current attributes ({@code ibv_query_srq}). */
     public SrqAttr query() {
         checkOpen();
-        return handle.query();
+        return SrqAttr.of(handle.query());
     }
 
     /**
@@ -55,13 +55,13 @@ public final class Srq extends Resource implements RecvQueue {
      */
     public void armLimit(int srqLimit) {
         checkOpen();
-        handle.modify(new SrqAttr(0, 0, Args.positiveOrZero("srq_limit", srqLimit)), LIMIT);
+        handle.modify(new SrqAttr(0, 0, Args.positiveOrZero("srq_limit", srqLimit)).toIbv(), LIMIT);
     }
 
     /** Resizes the queue to at least {@code maxWr} requests ({@code ibv_modify_srq} with {@code IBV_SRQ_MAX_WR}). */
     public void resize(int maxWr) {
         checkOpen();
-        handle.modify(new SrqAttr(Args.positiveOrZero("max_wr", maxWr), 0, 0), MAX_WR);
+        handle.modify(new SrqAttr(Args.positiveOrZero("max_wr", maxWr), 0, 0).toIbv(), MAX_WR);
     }
 
     /**
@@ -73,7 +73,8 @@ public final class Srq extends Resource implements RecvQueue {
     @Override
     public void postRecv(RecvWr first) {
         checkOpen();
-        WorkRequest.post(handle.recvWrs(), "ibv_post_srq_recv", Objects.requireNonNull(first, "first"), null);
+        WorkRequest.post(handle.recvWrs(), RecvWr::stage, "ibv_post_srq_recv", Objects.requireNonNull(first, "first"),
+                null);
     }
 
     /**
@@ -84,7 +85,7 @@ public final class Srq extends Resource implements RecvQueue {
     public void postRecv(List<RecvWr> wrs) {
         checkOpen();
         if (!wrs.isEmpty()) {
-            WorkRequest.post(handle.recvWrs(), "ibv_post_srq_recv", null, wrs);
+            WorkRequest.post(handle.recvWrs(), RecvWr::stage, "ibv_post_srq_recv", null, wrs);
         }
     }
 

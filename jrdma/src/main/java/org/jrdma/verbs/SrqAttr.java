@@ -1,5 +1,7 @@
 package org.jrdma.verbs;
 
+import org.jrdma.verbs.ffi.IbvSrqAttr;
+
 /**
  * The attributes of a shared receive queue, {@code struct ibv_srq_attr} (IBA 11.2.3).
  *
@@ -18,5 +20,15 @@ public record SrqAttr(int maxWr, int maxSge, int srqLimit) {
         if (maxWr < 0 || maxSge < 0 || srqLimit < 0) {
             throw new IllegalArgumentException("negative shared receive queue attribute: " + this);
         }
+    }
+
+    /** The attributes libibverbs reported in a {@code struct ibv_srq_attr}. */
+    static SrqAttr of(IbvSrqAttr raw) {
+        return new SrqAttr(raw.maxWr(), raw.maxSge(), raw.srqLimit());
+    }
+
+    /** These attributes as a {@code struct ibv_srq_attr}. */
+    IbvSrqAttr toIbv() {
+        return new IbvSrqAttr(maxWr, maxSge, srqLimit);
     }
 }

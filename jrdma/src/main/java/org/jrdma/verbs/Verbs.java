@@ -53,7 +53,7 @@ public final class Verbs {
      */
     public static List<VerbsDevice> devices() {
         ensureAvailable();
-        return List.copyOf(IbvContext.devices());
+        return IbvContext.devices().stream().map(VerbsDevice::of).toList();
     }
 
     /**

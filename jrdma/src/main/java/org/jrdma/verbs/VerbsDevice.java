@@ -2,6 +2,7 @@ package org.jrdma.verbs;
 
 import java.util.Objects;
 import org.jrdma.iba.Guid;
+import org.jrdma.verbs.ffi.IbvContext;
 
 /**
  * An RDMA device as {@code ibv_get_device_list} lists it: what {@code ibv_devices} prints.
@@ -15,5 +16,10 @@ public record VerbsDevice(String name, Guid nodeGuid, int nodeType) {
     public VerbsDevice {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(nodeGuid, "nodeGuid");
+    }
+
+    /** An entry of libibverbs' device list. */
+    static VerbsDevice of(IbvContext.Device raw) {
+        return new VerbsDevice(raw.name(), raw.nodeGuid(), raw.nodeType());
     }
 }

@@ -10,9 +10,8 @@ import org.jrdma.verbs.ffi.WrStaging;
  * posting of a chain or list of them through a native staging area in batches of its capacity.
  *
  * @param <W> the request type, returned by the setters
- * @param <S> the staging area it is copied into
  */
-abstract sealed class WorkRequest<W extends WorkRequest<W, S>, S extends WrStaging> permits SendWr, RecvWr {
+abstract sealed class WorkRequest<W extends WorkRequest<W>> permits SendWr, RecvWr {
     /** EINVAL: a request with more elements than the queue allows. */
     private static final int EINVAL = 22;
     private static final Sge[] NO_SGES = {};
@@ -26,8 +25,14 @@ abstract sealed class WorkRequest<W extends WorkRequest<W, S>, S extends WrStagi
     /** This request, as its own type. */
     abstract W self();
 
-    /** Copies this request into slot {@code i} of {@code staging}, the common fields included. */
-    abstract void stage(S staging, int i);
+    /**
+     * How a request of type {@code W} is copied into slot {@code i} of a staging area of type
+     * {@code S}, the common fields included: {@code SendWr::stage} or {@code RecvWr::stage}.
+     */
+    @FunctionalInterface
+    interface Stager<W, S extends WrStaging> {
+        void stage(W wr, S staging, int i);
+    }
 
     /** {@code wr_id}: returned in the request's work completion. */
     public long wrId() {
@@ -81,7 +86,7 @@ abstract sealed class WorkRequest<W extends WorkRequest<W, S>, S extends WrStagi
     }
 
     /** Copies the scatter/gather list into slot {@code i} of {@code staging}. */
-    final void stageSges(S staging, int i) {
+    final void stageSges(WrStaging staging, int i) {
         for (int j = 0; j < numSge; j++) {
             Sge sge = sgList[j];
             staging.sge(i, j, sge.addr(), sge.length(), sge.lkey());
@@ -90,10 +95,11 @@ abstract sealed class WorkRequest<W extends WorkRequest<W, S>, S extends WrStagi
 
     /**
      * Posts the chain from {@code first}, or else the list {@code list}, through {@code staging}
-     * in batches of its capacity, reporting failures as {@code call}; serialised on
-     * {@code staging}.
+     * in batches of its capacity, each request copied there by {@code stager}, reporting failures
+     * as {@code call}; serialised on {@code staging}.
      */
-    static <W extends WorkRequest<W, S>, S extends WrStaging> void post(S staging, String call, W first, List<W> list) {
+    static <W extends WorkRequest<W>, S extends WrStaging> void post(S staging, Stager<W, S> stager, String call,
+            W first, List<W> list) {
         synchronized (staging) {
             int index = 0;
             int posted = 0;
@@ -106,7 +112,7 @@ abstract sealed class WorkRequest<W extends WorkRequest<W, S>, S extends WrStagi
                         tooManySges = true;
                         break;
                     }
-                    wr.stage(staging, n++);
+                    stager.stage(wr, staging, n++);
                     index++;
                     wr = first != null ? wr.next() : index < list.size() ? list.get(index) : null;
                 }

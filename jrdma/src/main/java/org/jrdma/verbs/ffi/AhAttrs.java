@@ -3,10 +3,9 @@ package org.jrdma.verbs.ffi;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import org.jrdma.iba.Gid;
-import org.jrdma.verbs.AhAttr;
 
 /**
- * {@link AhAttr} to and from {@code struct ibv_ah_attr}, wherever one lies: alone for
+ * {@link IbvAhAttr} to and from {@code struct ibv_ah_attr}, wherever one lies: alone for
  * {@code ibv_create_ah}, or as {@code ah_attr}/{@code alt_ah_attr} inside an
  * {@code ibv_qp_attr}. Every method takes the segment and the structure's offset in it.
  */
@@ -27,7 +26,7 @@ final class AhAttrs {
     }
 
     /** Writes {@code attr} as the {@code struct ibv_ah_attr} at {@code offset} of {@code s}. */
-    static void write(MemorySegment s, long offset, AhAttr attr) {
+    static void write(MemorySegment s, long offset, IbvAhAttr attr) {
         attr.dgid().writeTo(s, offset + DGID);
         FLOW_LABEL.set(s, offset, attr.flowLabel());
         SGID_INDEX.set(s, offset, (byte) attr.sgidIndex());
@@ -42,19 +41,18 @@ final class AhAttrs {
     }
 
     /** Reads the {@code struct ibv_ah_attr} at {@code offset} of {@code s}. */
-    static AhAttr read(MemorySegment s, long offset) {
-        return new AhAttr()
-                .dgid(Gid.fromSegment(s, offset + DGID))
-                .flowLabel((int) FLOW_LABEL.get(s, offset))
-                .sgidIndex(u8(SGID_INDEX, s, offset))
-                .hopLimit(u8(HOP_LIMIT, s, offset))
-                .trafficClass(u8(TRAFFIC_CLASS, s, offset))
-                .dlid(Short.toUnsignedInt((short) DLID.get(s, offset)))
-                .sl(u8(SL, s, offset))
-                .srcPathBits(u8(SRC_PATH_BITS, s, offset))
-                .staticRate(u8(STATIC_RATE, s, offset))
-                .isGlobal((byte) IS_GLOBAL.get(s, offset) != 0)
-                .portNum(u8(PORT_NUM, s, offset));
+    static IbvAhAttr read(MemorySegment s, long offset) {
+        return new IbvAhAttr(Gid.fromSegment(s, offset + DGID),
+                (int) FLOW_LABEL.get(s, offset),
+                u8(SGID_INDEX, s, offset),
+                u8(HOP_LIMIT, s, offset),
+                u8(TRAFFIC_CLASS, s, offset),
+                Short.toUnsignedInt((short) DLID.get(s, offset)),
+                u8(SL, s, offset),
+                u8(SRC_PATH_BITS, s, offset),
+                u8(STATIC_RATE, s, offset),
+                (byte) IS_GLOBAL.get(s, offset) != 0,
+                u8(PORT_NUM, s, offset));
     }
 
     /** The unsigned byte {@code handle} reads at {@code offset} of {@code s}. */

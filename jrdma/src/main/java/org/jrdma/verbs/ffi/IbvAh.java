@@ -7,7 +7,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
-import org.jrdma.verbs.AhAttr;
 
 /** {@code struct ibv_ah}: an address handle ({@code ibv_create_ah}, {@code ibv_destroy_ah}). */
 public final class IbvAh extends NativeObject {
@@ -21,7 +20,7 @@ public final class IbvAh extends NativeObject {
     }
 
     /** {@code ibv_create_ah}. */
-    public static IbvAh create(IbvPd pd, AhAttr attr) {
+    public static IbvAh create(IbvPd pd, IbvAhAttr attr) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             MemorySegment ahAttr = arena.allocate(Structs.IBV_AH_ATTR);

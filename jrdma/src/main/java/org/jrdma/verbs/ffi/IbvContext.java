@@ -19,10 +19,6 @@ import java.util.function.BiFunction;
 import org.jrdma.ffi.Libc;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Guid;
-import org.jrdma.iba.Mtu;
-import org.jrdma.verbs.DeviceAttr;
-import org.jrdma.verbs.PortAttr;
-import org.jrdma.verbs.VerbsDevice;
 
 /**
  * {@code struct ibv_context}: an open RDMA device ({@code ibv_open_device}), its queries, its
@@ -188,10 +184,10 @@ public final class IbvContext extends NativeObject {
     }
 
     /** The RDMA devices libibverbs finds ({@code ibv_get_device_list}), in its order. */
-    public static List<VerbsDevice> devices() {
-        List<VerbsDevice> devices = new ArrayList<>();
+    public static List<Device> devices() {
+        List<Device> devices = new ArrayList<>();
         findDevice((device, name) -> {
-            devices.add(new VerbsDevice(name, guid(device), (int) DEVICE_NODE_TYPE.get(device, 0L)));
+            devices.add(new Device(name, guid(device), (int) DEVICE_NODE_TYPE.get(device, 0L)));
             return null;
         });
         return devices;
@@ -279,7 +275,7 @@ public final class IbvContext extends NativeObject {
     }
 
     /** {@code ibv_query_device}. */
-    public DeviceAttr queryDevice() {
+    public IbvDeviceAttr queryDevice() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(Structs.IBV_DEVICE_ATTR);
             Errors.zero("ibv_query_device", (int) QUERY_DEVICE.invokeExact(ptr, attr));
@@ -290,7 +286,7 @@ public final class IbvContext extends NativeObject {
     }
 
     /** verbs.h's {@code ibv_query_port}: the full structure when the provider offers it. */
-    public PortAttr queryPort(int port) {
+    public IbvPortAttr queryPort(int port) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment attr = arena.allocate(Structs.IBV_PORT_ATTR);
             int rc = queryPortEx != null
@@ -353,8 +349,8 @@ public final class IbvContext extends NativeObject {
     }
 
     /** A {@code struct ibv_device_attr} as a record. */
-    private static DeviceAttr deviceAttr(MemorySegment a) {
-        return new DeviceAttr(a.asSlice(0, 64).getString(0, StandardCharsets.US_ASCII),
+    private static IbvDeviceAttr deviceAttr(MemorySegment a) {
+        return new IbvDeviceAttr(a.asSlice(0, 64).getString(0, StandardCharsets.US_ASCII),
                 new Guid((long) DEV_NODE_GUID.get(a, 0L)),
                 new Guid((long) DEV_SYS_IMAGE_GUID.get(a, 0L)),
                 (long) DEV_MAX_MR_SIZE.get(a, 0L),
@@ -397,10 +393,10 @@ public final class IbvContext extends NativeObject {
     }
 
     /** A {@code struct ibv_port_attr} as a record. */
-    private static PortAttr portAttr(MemorySegment a) {
-        return new PortAttr((int) PORT_STATE.get(a, 0L),
-                Mtu.fromValue((int) PORT_MAX_MTU.get(a, 0L)),
-                Mtu.fromValue((int) PORT_ACTIVE_MTU.get(a, 0L)),
+    private static IbvPortAttr portAttr(MemorySegment a) {
+        return new IbvPortAttr((int) PORT_STATE.get(a, 0L),
+                (int) PORT_MAX_MTU.get(a, 0L),
+                (int) PORT_ACTIVE_MTU.get(a, 0L),
                 (int) PORT_GID_TBL_LEN.get(a, 0L),
                 (int) PORT_PORT_CAP_FLAGS.get(a, 0L),
                 Integer.toUnsignedLong((int) PORT_MAX_MSG_SZ.get(a, 0L)),
@@ -441,5 +437,15 @@ public final class IbvContext extends NativeObject {
      * @param portNum   {@code element.port_num}
      */
     public record RawAsyncEvent(int eventType, long element, int portNum) {
+    }
+
+    /**
+     * An entry of {@code ibv_get_device_list}.
+     *
+     * @param name     {@code ibv_get_device_name}
+     * @param nodeGuid {@code ibv_get_device_guid}, in host order
+     * @param nodeType {@code device->node_type}, an {@code enum ibv_node_type}
+     */
+    public record Device(String name, Guid nodeGuid, int nodeType) {
     }
 }

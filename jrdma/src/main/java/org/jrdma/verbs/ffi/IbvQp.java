@@ -10,10 +10,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import org.jrdma.iba.Gid;
-import org.jrdma.iba.Mtu;
-import org.jrdma.verbs.QpAttr;
-import org.jrdma.verbs.QpCap;
-import org.jrdma.verbs.QpState;
 
 /**
  * {@code struct ibv_qp}: a queue pair ({@code ibv_create_qp}, {@code ibv_modify_qp},
@@ -78,12 +74,12 @@ public final class IbvQp extends NativeObject {
     private static final VarHandle RATE_LIMIT = Structs.handle(Structs.IBV_QP_ATTR, "rate_limit");
 
     private final int qpNum;
-    private final QpCap cap;
+    private final IbvQpCap cap;
     private final IbvContext context;
     private final SendWrs sendWrs;
     private final RecvWrs recvWrs;
 
-    private IbvQp(MemorySegment raw, IbvContext context, QpCap cap, boolean hasSrq) {
+    private IbvQp(MemorySegment raw, IbvContext context, IbvQpCap cap, boolean hasSrq) {
         super(raw, Structs.IBV_QP, "queue pair", context.isConfined());
         this.qpNum = (int) QP_NUM.get(ptr, 0L);
         this.cap = cap;
@@ -102,7 +98,7 @@ public final class IbvQp extends NativeObject {
      *
      * @param srq the shared receive queue, or null for the queue pair's own
      */
-    public static IbvQp create(IbvPd pd, IbvCq sendCq, IbvCq recvCq, IbvSrq srq, int qpType, QpCap cap,
+    public static IbvQp create(IbvPd pd, IbvCq sendCq, IbvCq recvCq, IbvSrq srq, int qpType, IbvQpCap cap,
             boolean sqSigAll) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
@@ -125,8 +121,8 @@ public final class IbvQp extends NativeObject {
         }
     }
 
-    private static QpCap readCap(MemorySegment s, long offset) {
-        return new QpCap((int) CAP_MAX_SEND_WR.get(s, offset), (int) CAP_MAX_RECV_WR.get(s, offset),
+    private static IbvQpCap readCap(MemorySegment s, long offset) {
+        return new IbvQpCap((int) CAP_MAX_SEND_WR.get(s, offset), (int) CAP_MAX_RECV_WR.get(s, offset),
                 (int) CAP_MAX_SEND_SGE.get(s, offset), (int) CAP_MAX_RECV_SGE.get(s, offset),
                 (int) CAP_MAX_INLINE_DATA.get(s, offset));
     }
@@ -137,7 +133,7 @@ public final class IbvQp extends NativeObject {
     }
 
     /** The work queue sizes granted at creation. */
-    public QpCap cap() {
+    public IbvQpCap cap() {
         return cap;
     }
 
@@ -169,12 +165,12 @@ public final class IbvQp extends NativeObject {
     }
 
     /** {@code ibv_modify_qp(qp, attr, mask)}. */
-    public void modify(QpAttr attr, int mask) {
+    public void modify(IbvQpAttr attr, int mask) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(Structs.IBV_QP_ATTR);
-            QP_STATE.set(a, 0L, attr.qpState().value());
-            CUR_QP_STATE.set(a, 0L, attr.curQpState().value());
-            PATH_MTU.set(a, 0L, attr.pathMtu().value());
+            QP_STATE.set(a, 0L, attr.qpState());
+            CUR_QP_STATE.set(a, 0L, attr.curQpState());
+            PATH_MTU.set(a, 0L, attr.pathMtu());
             PATH_MIG_STATE.set(a, 0L, attr.pathMigState());
             QKEY.set(a, 0L, attr.qkey());
             RQ_PSN.set(a, 0L, attr.rqPsn());
@@ -208,37 +204,37 @@ public final class IbvQp extends NativeObject {
     }
 
     /** {@code ibv_query_qp(qp, attr, mask, init_attr)}: every attribute of {@code attr}. */
-    public QpAttr query(int mask) {
+    public IbvQpAttr query(int mask) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(Structs.IBV_QP_ATTR);
             MemorySegment init = arena.allocate(Structs.IBV_QP_INIT_ATTR);
             Errors.zero("ibv_query_qp", (int) QUERY_QP.invokeExact(ptr, a, mask, init));
-            QpAttr attr = new QpAttr()
-                    .qpState(QpState.fromValue((int) QP_STATE.get(a, 0L)))
-                    .curQpState(QpState.fromValue((int) CUR_QP_STATE.get(a, 0L)))
-                    .pathMigState((int) PATH_MIG_STATE.get(a, 0L))
-                    .qkey((int) QKEY.get(a, 0L))
-                    .rqPsn((int) RQ_PSN.get(a, 0L))
-                    .sqPsn((int) SQ_PSN.get(a, 0L))
-                    .destQpNum((int) DEST_QP_NUM.get(a, 0L))
-                    .qpAccessFlags((int) QP_ACCESS_FLAGS.get(a, 0L))
-                    .cap(readCap(a, CAP))
-                    .ahAttr(AhAttrs.read(a, AH_ATTR))
-                    .altPath(AhAttrs.read(a, ALT_AH_ATTR), Short.toUnsignedInt((short) ALT_PKEY_INDEX.get(a, 0L)),
-                            AhAttrs.u8(ALT_PORT_NUM, a, 0L), AhAttrs.u8(ALT_TIMEOUT, a, 0L))
-                    .pkeyIndex(Short.toUnsignedInt((short) PKEY_INDEX.get(a, 0L)))
-                    .enSqdAsyncNotify((byte) EN_SQD_ASYNC_NOTIFY.get(a, 0L) != 0)
-                    .sqDraining((byte) SQ_DRAINING.get(a, 0L) != 0)
-                    .maxRdAtomic(AhAttrs.u8(MAX_RD_ATOMIC, a, 0L))
-                    .maxDestRdAtomic(AhAttrs.u8(MAX_DEST_RD_ATOMIC, a, 0L))
-                    .minRnrTimer(AhAttrs.u8(MIN_RNR_TIMER, a, 0L))
-                    .portNum(AhAttrs.u8(PORT_NUM, a, 0L))
-                    .timeout(AhAttrs.u8(TIMEOUT, a, 0L))
-                    .retryCnt(AhAttrs.u8(RETRY_CNT, a, 0L))
-                    .rnrRetry(AhAttrs.u8(RNR_RETRY, a, 0L))
-                    .rateLimit((int) RATE_LIMIT.get(a, 0L));
-            Mtu mtu = Mtu.fromValueOrNull((int) PATH_MTU.get(a, 0L));
-            return mtu == null ? attr : attr.pathMtu(mtu);
+            return new IbvQpAttr((int) QP_STATE.get(a, 0L),
+                    (int) CUR_QP_STATE.get(a, 0L),
+                    (int) PATH_MTU.get(a, 0L),
+                    (int) PATH_MIG_STATE.get(a, 0L),
+                    (int) QKEY.get(a, 0L),
+                    (int) RQ_PSN.get(a, 0L),
+                    (int) SQ_PSN.get(a, 0L),
+                    (int) DEST_QP_NUM.get(a, 0L),
+                    (int) QP_ACCESS_FLAGS.get(a, 0L),
+                    readCap(a, CAP),
+                    AhAttrs.read(a, AH_ATTR),
+                    AhAttrs.read(a, ALT_AH_ATTR),
+                    Short.toUnsignedInt((short) PKEY_INDEX.get(a, 0L)),
+                    Short.toUnsignedInt((short) ALT_PKEY_INDEX.get(a, 0L)),
+                    (byte) EN_SQD_ASYNC_NOTIFY.get(a, 0L) != 0,
+                    (byte) SQ_DRAINING.get(a, 0L) != 0,
+                    AhAttrs.u8(MAX_RD_ATOMIC, a, 0L),
+                    AhAttrs.u8(MAX_DEST_RD_ATOMIC, a, 0L),
+                    AhAttrs.u8(MIN_RNR_TIMER, a, 0L),
+                    AhAttrs.u8(PORT_NUM, a, 0L),
+                    AhAttrs.u8(TIMEOUT, a, 0L),
+                    AhAttrs.u8(RETRY_CNT, a, 0L),
+                    AhAttrs.u8(RNR_RETRY, a, 0L),
+                    AhAttrs.u8(ALT_PORT_NUM, a, 0L),
+                    AhAttrs.u8(ALT_TIMEOUT, a, 0L),
+                    (int) RATE_LIMIT.get(a, 0L));
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }

@@ -8,7 +8,6 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
-import org.jrdma.verbs.SrqAttr;
 
 /**
  * {@code struct ibv_srq}: a shared receive queue ({@code ibv_create_srq}, {@code ibv_modify_srq},
@@ -31,11 +30,11 @@ public final class IbvSrq extends NativeObject {
     private static final VarHandle MAX_SGE = Structs.handle(Structs.IBV_SRQ_ATTR, "max_sge");
     private static final VarHandle SRQ_LIMIT = Structs.handle(Structs.IBV_SRQ_ATTR, "srq_limit");
 
-    private final SrqAttr granted;
+    private final IbvSrqAttr granted;
     private final IbvContext context;
     private final RecvWrs recvWrs;
 
-    private IbvSrq(MemorySegment raw, IbvContext context, SrqAttr granted) {
+    private IbvSrq(MemorySegment raw, IbvContext context, IbvSrqAttr granted) {
         super(raw, Structs.IBV_SRQ, "shared receive queue", context.isConfined());
         this.granted = granted;
         this.context = context;
@@ -43,7 +42,7 @@ public final class IbvSrq extends NativeObject {
     }
 
     /** {@code ibv_create_srq}; the device may grant more than {@code attr} asks. */
-    public static IbvSrq create(IbvPd pd, SrqAttr attr) {
+    public static IbvSrq create(IbvPd pd, IbvSrqAttr attr) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             MemorySegment init = arena.allocate(Structs.IBV_SRQ_INIT_ATTR);
@@ -55,18 +54,18 @@ public final class IbvSrq extends NativeObject {
         }
     }
 
-    private static void write(MemorySegment s, long offset, SrqAttr attr) {
+    private static void write(MemorySegment s, long offset, IbvSrqAttr attr) {
         MAX_WR.set(s, offset, attr.maxWr());
         MAX_SGE.set(s, offset, attr.maxSge());
         SRQ_LIMIT.set(s, offset, attr.srqLimit());
     }
 
-    private static SrqAttr read(MemorySegment s, long offset) {
-        return new SrqAttr((int) MAX_WR.get(s, offset), (int) MAX_SGE.get(s, offset), (int) SRQ_LIMIT.get(s, offset));
+    private static IbvSrqAttr read(MemorySegment s, long offset) {
+        return new IbvSrqAttr((int) MAX_WR.get(s, offset), (int) MAX_SGE.get(s, offset), (int) SRQ_LIMIT.get(s, offset));
     }
 
     /** The attributes granted at creation. */
-    public SrqAttr granted() {
+    public IbvSrqAttr granted() {
         return granted;
     }
 
@@ -85,7 +84,7 @@ public final class IbvSrq extends NativeObject {
     }
 
     /** {@code ibv_modify_srq(srq, attr, mask)}, {@code mask} of {@code IBV_SRQ_MAX_WR}, {@code IBV_SRQ_LIMIT}. */
-    public void modify(SrqAttr attr, int mask) {
+    public void modify(IbvSrqAttr attr, int mask) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(Structs.IBV_SRQ_ATTR);
             write(a, 0, attr);
@@ -96,7 +95,7 @@ public final class IbvSrq extends NativeObject {
     }
 
     /** {@code ibv_query_srq}. */
-    public SrqAttr query() {
+    public IbvSrqAttr query() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(Structs.IBV_SRQ_ATTR);
             Errors.zero("ibv_query_srq", (int) QUERY_SRQ.invokeExact(ptr, a));
