@@ -217,8 +217,8 @@ public final class UmadFile implements AutoCloseable {
     }
 
     /**
-     * The addressing fields of a {@code struct ib_user_mad_hdr}: where a MAD goes, or where it
-     * came from, as the kernel takes and reports them.
+     * The header's {@code struct ib_mad_addr}, the fields this class uses: where a MAD goes, or
+     * where it came from, as the kernel takes and reports them.
      *
      * @param lid       {@code lid}, the remote port's LID (0..0xFFFF)
      * @param qpn       {@code qpn}, the remote queue pair (24 bits)
