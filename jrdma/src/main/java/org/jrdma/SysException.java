@@ -7,7 +7,9 @@ import java.util.Optional;
  * A native call failed: a libc, libibverbs or libibumad function reported an error number, as
  * errno or as its return code; python-rdma's {@code rdma.SysError}. The message names the call,
  * the number and its {@code strerror} text in the style of Netty's native transports:
- * {@code ibv_open_device(..) failed with error(2): No such file or directory}.
+ * {@code ibv_open_device(..) failed with error(2): No such file or directory}. What the call was
+ * applied to may follow: {@code open(..) failed with error(2): No such file or directory, path
+ * "/dev/infiniband/umad9"}.
  */
 public class SysException extends RdmaException {
     private static final long serialVersionUID = 1L;
@@ -34,20 +36,20 @@ public class SysException extends RdmaException {
     }
 
     /**
-     * For subclasses: as {@link #SysException(String, int, String)}, with {@code detail}
-     * appended to the message; a null {@code strerror} stands for the glibc text, as
+     * As {@link #SysException(String, int, String)}, with {@code detail} appended to the message
+     * as it is (for example {@code ", path \"/dev/infiniband/umad0\""}: what the call was
+     * applied to); a null {@code strerror} stands for the glibc text, as
      * {@link #SysException(String, int)} gives it.
      */
-    protected SysException(String call, int errno, String strerror, String detail) {
+    public SysException(String call, int errno, String strerror, String detail) {
         super(Objects.requireNonNull(call, "call") + "(..) failed with error(" + Math.abs(errno) + "): "
-                + textOf(errno, strerror) + detail);
+                + text(errno, strerror) + Objects.requireNonNull(detail, "detail"));
         this.call = call;
         this.errno = Math.abs(errno);
-        this.strerror = textOf(errno, strerror);
+        this.strerror = text(errno, strerror);
     }
 
-    /** {@code strerror}, or the glibc text of {@code errno} when it is null. */
-    private static String textOf(int errno, String strerror) {
+    private static String text(int errno, String strerror) {
         return strerror != null ? strerror : Errno.strerror(Math.abs(errno));
     }
 

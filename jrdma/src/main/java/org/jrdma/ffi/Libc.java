@@ -14,11 +14,12 @@ import java.lang.foreign.StructLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import org.jrdma.SysException;
+import org.jrdma.iba.UntrustedText;
 
 /**
  * Downcalls into the C library with errno captured. Every method returns the C result when it
- * succeeds and throws {@link SysException} ({@code "<call>(..) failed with error(N): <strerror>"})
- * when the call returns -1. {@code EINTR} is retried.
+ * succeeds and throws {@link SysException} through {@link Errors} when the call returns -1.
+ * {@code EINTR} is retried.
  */
 public final class Libc {
     /** {@code AF_UNIX} from {@code <sys/socket.h>}. */
@@ -27,8 +28,14 @@ public final class Libc {
     public static final int SOCK_DGRAM = 2;
     /** {@code SOCK_CLOEXEC}. */
     public static final int SOCK_CLOEXEC = 0x80000;
-    /** {@code POLLIN} from {@code <poll.h>}. */
+    /** {@code POLLIN} from {@code <poll.h>}: there is data to read. */
     public static final short POLLIN = 0x1;
+    /** {@code POLLERR}: an error condition (reported whatever the events asked for). */
+    public static final short POLLERR = 0x8;
+    /** {@code POLLHUP}: hang up (reported whatever the events asked for). */
+    public static final short POLLHUP = 0x10;
+    /** {@code POLLNVAL}: the descriptor is not open (reported whatever the events asked for). */
+    public static final short POLLNVAL = 0x20;
     /** {@code EINTR}. */
     public static final int EINTR = 4;
     /** {@code EAGAIN}. */
@@ -42,10 +49,9 @@ public final class Libc {
     private static final VarHandle POLLFD_FD = POLLFD.varHandle(MemoryLayout.PathElement.groupElement("fd"));
     private static final VarHandle POLLFD_EVENTS = POLLFD.varHandle(MemoryLayout.PathElement.groupElement("events"));
     private static final VarHandle POLLFD_REVENTS = POLLFD.varHandle(MemoryLayout.PathElement.groupElement("revents"));
+    private static final long NANOS_PER_MILLI = 1_000_000L;
 
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
     private static final MethodHandle SOCKET = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle BIND = downcall("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
@@ -63,27 +69,15 @@ public final class Libc {
     private Libc() {
     }
 
+    /** A handle on libc's {@code name}; the launcher grants this module native access. */
+    @SuppressWarnings("restricted")
     private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
         Linker.Option[] options = new Linker.Option[extra.length + 1];
-        options[0] = Linker.Option.captureCallState("errno");
+        options[0] = Errors.CAPTURE_ERRNO;
         System.arraycopy(extra, 0, options, 1, extra.length);
         MemorySegment symbol = LINKER.defaultLookup().find(name)
                 .orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name));
         return LINKER.downcallHandle(symbol, descriptor, options);
-    }
-
-    /** The errno a downcall left in its call-state segment. */
-    private static int errno(MemorySegment state) {
-        return (int) ERRNO.get(state, 0L);
-    }
-
-    private static MemorySegment state(Arena arena) {
-        return arena.allocate(CALL_STATE);
-    }
-
-    /** Storage for the errno a downcall leaves; a caller making many calls keeps one per thread. */
-    public static MemorySegment newCallState(Arena arena) {
-        return state(arena);
     }
 
     /** Storage for one {@code struct pollfd}. */
@@ -91,34 +85,46 @@ public final class Libc {
         return arena.allocate(POLLFD);
     }
 
+    /** Sets entry {@code index} of an array of {@code struct pollfd} to wait for {@code events} on {@code fd}. */
+    public static void pollFd(MemorySegment pollFds, long index, int fd, short events) {
+        long offset = index * POLLFD.byteSize();
+        POLLFD_FD.set(pollFds, offset, fd);
+        POLLFD_EVENTS.set(pollFds, offset, events);
+        POLLFD_REVENTS.set(pollFds, offset, (short) 0);
+    }
+
+    /** The {@code revents} that {@link #poll} left in entry {@code index} of {@code pollFds}. */
+    public static short revents(MemorySegment pollFds, long index) {
+        return (short) POLLFD_REVENTS.get(pollFds, index * POLLFD.byteSize());
+    }
+
     /** {@code socket(2)}. */
     public static int socket(int domain, int type, int protocol) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment st = state(arena);
-            int fd = (int) SOCKET.invokeExact(st, domain, type, protocol);
-            return checked("socket", fd, st);
+            MemorySegment st = Errors.callState(arena);
+            return Errors.notMinusOne("socket", (int) SOCKET.invokeExact(st, domain, type, protocol), st);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Errors.rethrow(t);
         }
     }
 
     /** {@code bind(2)}. */
     public static void bind(int fd, MemorySegment address, int length) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment st = state(arena);
-            checked("bind", (int) BIND.invokeExact(st, fd, address, length), st);
+            MemorySegment st = Errors.callState(arena);
+            Errors.notMinusOne("bind", (int) BIND.invokeExact(st, fd, address, length), st);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Errors.rethrow(t);
         }
     }
 
     /** {@code connect(2)}. */
     public static void connect(int fd, MemorySegment address, int length) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment st = state(arena);
-            checked("connect", (int) CONNECT.invokeExact(st, fd, address, length), st);
+            MemorySegment st = Errors.callState(arena);
+            Errors.notMinusOne("connect", (int) CONNECT.invokeExact(st, fd, address, length), st);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Errors.rethrow(t);
         }
     }
 
@@ -127,12 +133,12 @@ public final class Libc {
         try {
             while (true) {
                 long n = (long) SEND.invokeExact(state, fd, buffer, length, 0);
-                if (n >= 0 || errno(state) != EINTR) {
-                    return checked("send", n, state);
+                if (n != -1 || Errors.errno(state) != EINTR) {
+                    return Errors.notMinusOne("send", n, state);
                 }
             }
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Errors.rethrow(t);
         }
     }
 
@@ -144,142 +150,138 @@ public final class Libc {
         try {
             while (true) {
                 long n = (long) RECV.invokeExact(state, fd, buffer, length, flags);
-                if (n >= 0) {
+                if (n != -1) {
                     return n;
                 }
-                int errno = errno(state);
+                int errno = Errors.errno(state);
                 if (errno == EAGAIN && (flags & MSG_DONTWAIT) != 0) {
                     return -1;
                 }
                 if (errno != EINTR) {
-                    return checked("recv", n, state);
+                    return Errors.notMinusOne("recv", n, state);
                 }
             }
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Errors.rethrow(t);
         }
     }
 
     /**
-     * Waits until {@code fd} is readable.
+     * {@code poll(2)} on entries 0 to {@code count - 1} of {@code pollFds} (set by
+     * {@link #pollFd}; a negative descriptor is ignored), retried on {@code EINTR} with what is
+     * left of the timeout. Allocates nothing.
+     *
+     * @param timeoutMillis how long to wait; negative waits for ever
+     * @param state         storage for errno ({@link Errors#callState})
+     * @return how many entries have {@link #revents}, 0 on time-out
+     */
+    public static int poll(MemorySegment pollFds, long count, int timeoutMillis, MemorySegment state) {
+        long deadline = System.nanoTime() + timeoutMillis * NANOS_PER_MILLI;
+        int wait = timeoutMillis;
+        try {
+            while (true) {
+                int n = (int) POLL.invokeExact(state, pollFds, count, wait);
+                if (n != -1 || Errors.errno(state) != EINTR) {
+                    return Errors.notMinusOne("poll", n, state);
+                }
+                if (timeoutMillis >= 0) {
+                    long left = Math.max(0, deadline - System.nanoTime());
+                    wait = (int) Math.min(Integer.MAX_VALUE, Math.ceilDiv(left, NANOS_PER_MILLI));
+                }
+            }
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /**
+     * Waits until {@code fd} is readable, or a read would not block for another reason
+     * ({@link #POLLERR}, {@link #POLLHUP}, {@link #POLLNVAL}).
      *
      * @param timeoutMillis how long to wait; negative waits for ever
      * @param pollFd        storage for one {@code struct pollfd} ({@link #newPollFd})
-     * @param state         storage for errno ({@link #newCallState})
+     * @param state         storage for errno ({@link Errors#callState})
      * @return whether it became readable (false on time-out)
      */
     public static boolean pollIn(int fd, int timeoutMillis, MemorySegment pollFd, MemorySegment state) {
-        try {
-            POLLFD_FD.set(pollFd, 0L, fd);
-            POLLFD_EVENTS.set(pollFd, 0L, POLLIN);
-            long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
-            while (true) {
-                POLLFD_REVENTS.set(pollFd, 0L, (short) 0);
-                int wait = timeoutMillis < 0 ? -1 : (int) Math.max(0, (deadline - System.nanoTime()) / 1_000_000L);
-                int n = (int) POLL.invokeExact(state, pollFd, 1L, wait);
-                if (n < 0 && errno(state) == EINTR) {
-                    continue;
-                }
-                checked("poll", n, state);
-                return n > 0;
-            }
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        pollFd(pollFd, 0, fd, POLLIN);
+        return poll(pollFd, 1, timeoutMillis, state) > 0;
     }
 
     /** {@link #pollIn(int, int, MemorySegment, MemorySegment)} with temporary storage. */
     public static boolean pollIn(int fd, int timeoutMillis) {
         try (Arena arena = Arena.ofConfined()) {
-            return pollIn(fd, timeoutMillis, newPollFd(arena), state(arena));
+            return pollIn(fd, timeoutMillis, newPollFd(arena), Errors.callState(arena));
         }
     }
 
-    /** {@code open(2)}; returns the descriptor. */
+    /** {@code open(2)}; returns the descriptor. The exception's message quotes the path. */
     public static int open(String path, int flags) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment st = state(arena);
+            MemorySegment st = Errors.callState(arena);
             int fd = (int) OPEN.invokeExact(st, arena.allocateFrom(path), flags);
-            if (fd < 0) {
-                throw new SysException("open(" + path + ")", errno(st));
-            }
-            return fd;
+            return Errors.notMinusOne("open", fd, st, "path " + UntrustedText.quote(path));
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Errors.rethrow(t);
         }
     }
 
-    /** {@code read(2)}; returns the bytes read. */
+    /**
+     * {@code read(2)}; returns the bytes read, or -1 when {@code fd} is non-blocking and nothing
+     * is waiting ({@code EAGAIN}).
+     */
     public static long read(int fd, MemorySegment buffer, long length) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment st = state(arena);
+            MemorySegment st = Errors.callState(arena);
             while (true) {
                 long n = (long) READ.invokeExact(st, fd, buffer, length);
-                if (n >= 0 || errno(st) != EINTR) {
-                    return checked("read", n, st);
+                if (n != -1 || Errors.errno(st) == EAGAIN) {
+                    return n;
+                }
+                if (Errors.errno(st) != EINTR) {
+                    return Errors.notMinusOne("read", n, st);
                 }
             }
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Errors.rethrow(t);
         }
     }
 
     /** {@code write(2)}; returns the bytes written. */
     public static long write(int fd, MemorySegment buffer, long length) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment st = state(arena);
+            MemorySegment st = Errors.callState(arena);
             while (true) {
                 long n = (long) WRITE.invokeExact(st, fd, buffer, length);
-                if (n >= 0 || errno(st) != EINTR) {
-                    return checked("write", n, st);
+                if (n != -1 || Errors.errno(st) != EINTR) {
+                    return Errors.notMinusOne("write", n, st);
                 }
             }
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Errors.rethrow(t);
         }
     }
 
-    /** {@code ioctl(2)} with a pointer argument; returns its result. */
+    /**
+     * {@code ioctl(2)} with a pointer argument; returns its result. The exception's message
+     * names the request: {@code name}, for example {@code IB_USER_MAD_ENABLE_PKEY}.
+     */
     public static int ioctl(int fd, long request, MemorySegment argument, String name) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment st = state(arena);
-            return checked("ioctl(" + name + ")", (int) IOCTL.invokeExact(st, fd, request, argument), st);
+            MemorySegment st = Errors.callState(arena);
+            return Errors.notMinusOne("ioctl", (int) IOCTL.invokeExact(st, fd, request, argument), st, "request " + name);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Errors.rethrow(t);
         }
     }
 
     /** {@code close(2)}. */
     public static void close(int fd) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment st = state(arena);
-            checked("close", (int) CLOSE.invokeExact(st, fd), st);
+            MemorySegment st = Errors.callState(arena);
+            Errors.notMinusOne("close", (int) CLOSE.invokeExact(st, fd), st);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Errors.rethrow(t);
         }
-    }
-
-    private static int checked(String call, int result, MemorySegment state) {
-        if (result < 0) {
-            throw new SysException(call, errno(state));
-        }
-        return result;
-    }
-
-    private static long checked(String call, long result, MemorySegment state) {
-        if (result < 0) {
-            throw new SysException(call, errno(state));
-        }
-        return result;
-    }
-
-    private static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            throw r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        throw new IllegalStateException("unexpected checked exception from a downcall", t);
     }
 }

@@ -25,8 +25,8 @@ public final class UnixDatagramSocket implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment sendBuffer = arena.allocate(MAX_DATAGRAM);
     private final MemorySegment receiveBuffer = arena.allocate(MAX_DATAGRAM);
-    private final MemorySegment sendState = Libc.newCallState(arena);
-    private final MemorySegment receiveState = Libc.newCallState(arena);
+    private final MemorySegment sendState = Errors.callState(arena);
+    private final MemorySegment receiveState = Errors.callState(arena);
     private final MemorySegment pollFd = Libc.newPollFd(arena);
     private final ReentrantLock sendLock = new ReentrantLock();
     private final ReentrantLock receiveLock = new ReentrantLock();

@@ -15,6 +15,7 @@ public final class EventWaiter {
     public static final int COMPLETION = 1;
     /** Ready bit: the context has an asynchronous event. */
     public static final int ASYNC_EVENT = 2;
+    private static final long NANOS_PER_MILLI = 1_000_000L;
 
     private final CompChannel channel;
     private final boolean asyncEvents;
@@ -44,7 +45,8 @@ public final class EventWaiter {
      */
     public int await(long timeoutNanos) {
         int asyncFd = asyncEvents ? channel.context().asyncFd() : -1;
-        int ready = fds.pollIn(channel.fd(), asyncFd, timeoutNanos);
+        int millis = timeoutNanos < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, Math.ceilDiv(timeoutNanos, NANOS_PER_MILLI));
+        int ready = fds.pollIn(channel.fd(), asyncFd, millis);
         return (ready & 1) * COMPLETION | (ready >> 1 & 1) * ASYNC_EVENT;
     }
 }

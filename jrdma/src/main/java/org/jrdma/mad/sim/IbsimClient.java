@@ -1,5 +1,7 @@
 package org.jrdma.mad.sim;
 
+import static org.jrdma.iba.UntrustedText.quote;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -123,11 +125,11 @@ public final class IbsimClient implements AutoCloseable {
             if (node != null) {
                 byte[] name = node.getBytes(StandardCharsets.UTF_8);
                 if (name.length > 31) {
-                    throw new IllegalArgumentException("ibsim node names are at most 31 bytes: " + node);
+                    throw new IllegalArgumentException("ibsim node names are at most 31 bytes: " + quote(node));
                 }
                 System.arraycopy(name, 0, info, 12, name.length);
             }
-            byte[] reply = control(CTL_CONNECT, 0, info, "CONNECT to node " + (node == null ? "(default)" : "\"" + node + "\""));
+            byte[] reply = control(CTL_CONNECT, 0, info, "CONNECT to node " + (node == null ? "(default)" : quote(node)));
             this.clientId = (int) HOST_INT.get(reply, CTL_DATA);
             this.nodeName = text(reply, CTL_DATA + 12, 32);
             data.connect(socketName + ":out" + clientId);
@@ -278,7 +280,7 @@ public final class IbsimClient implements AutoCloseable {
                 }
             }
         }
-        throw new RdmaException("the simulated node \"" + nodeName + "\" did not answer a directed-route SMP to itself");
+        throw new RdmaException("the simulated node " + quote(nodeName) + " did not answer a directed-route SMP to itself");
     }
 
     /** Tells ibsim whether this client is the port's subnet manager (so it gets SA and trap traffic). */

@@ -6,6 +6,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import org.jrdma.ffi.Errors;
 
 /**
  * libibverbs ({@code libibverbs.so.1}) as seen from Java: whether it can be used here, and
@@ -19,7 +20,6 @@ public final class Ibv {
     public static final String LIBRARY = "libibverbs.so.1";
 
     private static final Linker LINKER = Linker.nativeLinker();
-    private static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
     /** Data-path calls are short and never call back into Java: no thread-state transition. */
     private static final Linker.Option CRITICAL = Linker.Option.critical(false);
 
@@ -70,7 +70,7 @@ public final class Ibv {
         }
         MemorySegment symbol = LOOKUP.find(name)
                 .orElseThrow(() -> new UnsatisfiedLinkError(LIBRARY + " does not export " + name));
-        return captureErrno ? LINKER.downcallHandle(symbol, descriptor, ERRNO)
+        return captureErrno ? LINKER.downcallHandle(symbol, descriptor, Errors.CAPTURE_ERRNO)
                 : LINKER.downcallHandle(symbol, descriptor);
     }
 

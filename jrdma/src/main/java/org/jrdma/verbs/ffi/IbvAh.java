@@ -7,6 +7,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import org.jrdma.ffi.Errors;
 
 /** {@code struct ibv_ah}: an address handle ({@code ibv_create_ah}, {@code ibv_destroy_ah}). */
 public final class IbvAh extends NativeObject {

@@ -8,6 +8,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import org.jrdma.ffi.Errors;
 import org.jrdma.ffi.Libc;
 
 /**

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
+import org.jrdma.ffi.Errors;
 import org.jrdma.ffi.Libc;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Guid;

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
+import org.jrdma.ffi.Errors;
 
 /**
  * {@code struct ibv_cq}: a completion queue ({@code ibv_create_cq}, {@code ibv_resize_cq},

@@ -9,6 +9,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import org.jrdma.ffi.Errors;
 
 /**
  * {@code struct ibv_mr}: registered memory ({@code ibv_reg_mr}, {@code ibv_dereg_mr}). The

@@ -7,6 +7,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
+import org.jrdma.ffi.Errors;
 
 /** {@code struct ibv_pd}: a protection domain ({@code ibv_alloc_pd}, {@code ibv_dealloc_pd}). */
 public final class IbvPd extends NativeObject {

@@ -8,6 +8,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import org.jrdma.ffi.Errors;
 
 /**
  * {@code struct ibv_srq}: a shared receive queue ({@code ibv_create_srq}, {@code ibv_modify_srq},

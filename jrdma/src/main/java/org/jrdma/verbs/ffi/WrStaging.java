@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.GroupLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import org.jrdma.ffi.Errors;
 
 /**
  * Native room for posting work requests: a fixed array of {@code struct ibv_send_wr} or

@@ -98,7 +98,7 @@ public final class UmadFile implements AutoCloseable {
         checkOpen();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment id = arena.allocateFrom(ValueLayout.JAVA_INT, agentId);
-            Libc.ioctl(fd, IbUserMad.UNREGISTER_AGENT, id, "IB_USER_MAD_UNREGISTER_AGENT " + agentId);
+            Libc.ioctl(fd, IbUserMad.UNREGISTER_AGENT, id, "IB_USER_MAD_UNREGISTER_AGENT agent " + agentId);
         }
     }
 
@@ -174,10 +174,10 @@ public final class UmadFile implements AutoCloseable {
                         receiveBuffer.ensure(needed);
                         continue;
                     }
-                    if (e.errno() == Libc.EAGAIN) {
-                        continue;
-                    }
                     throw e;
+                }
+                if (n < 0) {
+                    continue; // EAGAIN: nothing was waiting after all
                 }
                 return packet(b, (int) n);
             }
