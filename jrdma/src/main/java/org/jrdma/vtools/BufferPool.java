@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jrdma.WrException;
 import org.jrdma.path.IBPath;
 import org.jrdma.verbs.Access;
@@ -37,8 +38,9 @@ import org.jrdma.verbs.WrOpcode;
  * }</pre>
  *
  * <p>Posting receives and finishing completions allocate nothing. Not thread-safe: one pool per
- * thread, or the caller's lock. Closing the pool deregisters the region and frees its memory;
- * closing the protection domain first leaves only the memory for {@link #close()}.
+ * thread, or the caller's lock; {@link #close()} alone may be called from any thread. Closing the
+ * pool deregisters the region and frees its memory; closing the protection domain first leaves
+ * only the memory for {@link #close()}.
  */
 public final class BufferPool implements AutoCloseable {
     /** The {@code wr_id} of a request that carries no buffer of the pool. */
@@ -55,6 +57,7 @@ public final class BufferPool implements AutoCloseable {
     private final int count;
     private final int size;
     private final Arena arena = Arena.ofShared();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final MemorySegment memory;
     private final Mr mr;
     private final int lkey;
@@ -326,15 +329,21 @@ public final class BufferPool implements AutoCloseable {
         return (long) Objects.checkIndex(bufIdx, count) * size;
     }
 
-    /** Deregisters the memory region and frees the buffers. Does nothing the second time. */
+    /**
+     * Deregisters the memory region and frees the buffers. Only the first call does it, whichever
+     * thread makes it; the others return at once. If the region cannot be deregistered, the
+     * memory is left allocated on purpose (leaked) and the pool counts as closed: the device may
+     * still write to memory registered with it.
+     *
+     * @throws org.jrdma.SysException if {@code ibv_dereg_mr} fails
+     * @throws IllegalStateException  if a call on the region runs in another thread (the region
+     *                                is then closed with its protection domain)
+     */
     @Override
     public void close() {
-        if (arena.scope().isAlive()) {
-            try {
-                mr.close();
-            } finally {
-                arena.close();
-            }
+        if (closed.compareAndSet(false, true)) {
+            mr.close();
+            arena.close();
         }
     }
 
