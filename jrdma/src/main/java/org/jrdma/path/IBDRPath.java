@@ -45,8 +45,9 @@ public final class IBDRPath extends IBPath {
      * set {@link Builder#drPath} for another node.
      */
     public static Builder<IBDRPath> builder(EndPort endPort) {
-        return new Builder<IBDRPath>(true, IBDRPath::new, new PathValues()).dlid(Lid.PERMISSIVE).slid(Lid.PERMISSIVE)
-                .dqpn(Iba.QP0).sqpn(Iba.QP0).qkey(QP0_QKEY).route(Lid.PERMISSIVE, Lid.PERMISSIVE, LOCAL).endPort(endPort);
+        return new Builder<IBDRPath>(true, IBDRPath::new, new PathValues()).dlid(Lid.PERMISSIVE)
+                .slid(Lid.PERMISSIVE).dqpn(Iba.QP0).sqpn(Iba.QP0).qkey(QP0_QKEY)
+                .route(Lid.PERMISSIVE, Lid.PERMISSIVE, LOCAL).endPort(endPort);
     }
 
     @Override

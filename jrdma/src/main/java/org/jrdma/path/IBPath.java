@@ -48,7 +48,7 @@ public sealed class IBPath extends Path permits IBDRPath, LazyIBPath {
     static final int UNKNOWN = -1;
 
     private final PathValues values;
-    /** Indexes the builder knew (the one the caller chose when the table holds the value twice), or {@link #UNKNOWN}. */
+    /** Indexes the builder knew (the caller's choice when a table holds the value twice), or {@link #UNKNOWN}. */
     private final int knownPkeyIndex;
     private final int knownSgidIndex;
     // Caches of derived values, each computed from the final values, the same every time. Racy
@@ -60,7 +60,10 @@ public sealed class IBPath extends Path permits IBDRPath, LazyIBPath {
     private Duration qpTimeout;
     private IBPath returnPath;
 
-    /** A path of {@code values}, which it takes over; the indexes are known ones or {@link #UNKNOWN}. Null values for a lazy path. */
+    /**
+     * A path of {@code values}, which it takes over (null for a lazy path); the indexes are
+     * known ones or {@link #UNKNOWN}.
+     */
     IBPath(PathValues values, int pkeyIndex, int sgidIndex) {
         this.values = values;
         this.knownPkeyIndex = pkeyIndex;

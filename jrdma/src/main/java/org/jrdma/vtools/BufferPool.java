@@ -331,20 +331,27 @@ public final class BufferPool implements AutoCloseable {
 
     /**
      * Deregisters the memory region and frees the buffers. Only the first call does it, whichever
-     * thread makes it; the others return at once. If the region cannot be deregistered, the
-     * memory is left allocated on purpose (leaked) and the pool counts as closed: the device may
-     * still write to memory registered with it.
+     * thread makes it; the others return at once. When {@code ibv_dereg_mr} fails the memory is
+     * left allocated on purpose (leaked), since the device may still write to it, and the pool
+     * counts as closed. When the region cannot be closed at all (a call on it runs in another
+     * thread, or its context is confined to another thread) nothing changes: the pool stays open,
+     * to be closed again.
      *
      * @throws org.jrdma.SysException if {@code ibv_dereg_mr} fails
-     * @throws IllegalStateException  if a call on the region runs in another thread (the region
-     *                                is then closed with its protection domain)
+     * @throws IllegalStateException  if the region cannot be closed now
      */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
-            mr.close();
-            arena.close();
+        if (!closed.compareAndSet(false, true)) {
+            return;
         }
+        try {
+            mr.close();
+        } catch (IllegalStateException notClosed) {
+            closed.set(false);
+            throw notClosed;
+        }
+        arena.close();
     }
 
     @Override

@@ -77,7 +77,8 @@ class IBPathPublicationTest {
                 if (!Modifier.isStatic(modifiers) && !Modifier.isFinal(modifiers)) {
                     field.setAccessible(true);
                     Class<?> kind = field.getType();
-                    field.set(path, kind == boolean.class ? Boolean.FALSE : kind.isPrimitive() ? (Object) (byte) 0 : null);
+                    Object zero = kind == boolean.class ? Boolean.FALSE : kind.isPrimitive() ? (Object) (byte) 0 : null;
+                    field.set(path, zero);
                 }
             }
         }

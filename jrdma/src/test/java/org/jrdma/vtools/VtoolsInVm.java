@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.testkit.vm.VmChecks;
@@ -44,6 +45,7 @@ import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWr;
 import org.jrdma.verbs.Sge;
+import org.jrdma.verbs.Verbs;
 import org.jrdma.verbs.Wc;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcPath;
@@ -156,6 +158,7 @@ public final class VtoolsInVm {
         check("ud establish and cached address handles", this::udAndReply);
         check("buffer pool bookkeeping", this::poolBookkeeping);
         check("buffer pool closed by many threads at once", this::poolConcurrentClose);
+        check("buffer pool whose region cannot be deregistered keeps its memory", this::poolCloseRefused);
         check("steady-state allocation (poller and pool)", this::allocation);
         a.close();
         b.close();
@@ -492,6 +495,31 @@ public final class VtoolsInVm {
                 expect(IllegalStateException.class, () -> pool.segment(0).get(ValueLayout.JAVA_BYTE, 0), "memory freed");
                 pool.close();
             }
+        }
+    }
+
+    /**
+     * A pool of a confined context closed from another thread: the region refuses to close, so
+     * the memory it registers must not be freed (before, it was, under the device); the owner
+     * closes the pool afterwards.
+     */
+    private void poolCloseRefused() throws Exception {
+        try (Context ctx = Verbs.openConfined(endPort.deviceName())) {
+            BufferPool pool = new BufferPool(ctx.pd(), 4, 64);
+            pool.copyTo(1, 0, "kept".getBytes(StandardCharsets.US_ASCII));
+            FutureTask<Void> stranger = new FutureTask<>(pool::close, null);
+            Thread.ofPlatform().start(stranger).join();
+            try {
+                stranger.get();
+                throw new AssertionError("a thread outside the confined context closed the pool");
+            } catch (ExecutionException e) {
+                require(e.getCause() instanceof IllegalStateException, "expected IllegalStateException, got " + e.getCause());
+            }
+            require(!pool.mr().isClosed(), "the region stays registered");
+            equal("kept", new String(pool.copyFrom(1, 0, 4), StandardCharsets.US_ASCII), "the memory is still there");
+            pool.close();
+            require(pool.mr().isClosed(), "the owner's close deregisters the region");
+            expect(IllegalStateException.class, () -> pool.segment(0).get(ValueLayout.JAVA_BYTE, 0), "memory freed");
         }
     }
 

@@ -31,6 +31,7 @@ class VtoolsInVmTest {
             "ud establish and cached address handles",
             "buffer pool bookkeeping",
             "buffer pool closed by many threads at once",
+            "buffer pool whose region cannot be deregistered keeps its memory",
             "steady-state allocation (poller and pool)",
             "no kernel objects left");
 
