@@ -531,10 +531,10 @@ public sealed class IBPath extends Path permits IBDRPath, LazyIBPath {
 
     /**
      * Collects the attributes of an {@link IBPath} (or, from {@link IBDRPath#builder}, an
-     * {@link IBDRPath}); its setters are described in {@code PathBuilder}. Every setter checks the
-     * value against its header field at once and throws an {@link IllegalArgumentException} naming
-     * the attribute by its python-rdma name. Not thread-safe; {@link #build} may be called more
-     * than once.
+     * {@link IBDRPath}; its methods are in {@code PathBuilder.java}). Every setter checks the value
+     * against its header field at once and throws an {@link IllegalArgumentException} naming the
+     * attribute by its python-rdma name. Not thread-safe; {@link #build} may be called more than
+     * once.
      *
      * @param <P> the kind of path built
      */

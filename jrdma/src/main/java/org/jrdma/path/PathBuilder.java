@@ -9,11 +9,9 @@ import org.jrdma.iba.Mtu;
 import org.jrdma.iba.StaticRate;
 
 /**
- * What {@link IBPath.Builder} does: collects the attributes of an {@link IBPath} (or, from
- * {@link IBDRPath#builder}, an {@link IBDRPath}) in one {@link PathValues} of its own. Every setter
- * checks the value against its header field at once and throws an {@link IllegalArgumentException}
- * naming the attribute by its python-rdma name. Not thread-safe; {@link #build} may be called more
- * than once, each path getting a copy of the values.
+ * The body of {@link IBPath.Builder}, in a file of its own: it sets the attributes in one
+ * {@link PathValues} of its own, and each path it builds gets a copy. Sealed to that one subclass,
+ * so its setters can return it.
  *
  * @param <P> the kind of path built
  */
