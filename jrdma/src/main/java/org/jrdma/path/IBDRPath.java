@@ -27,19 +27,13 @@ public final class IBDRPath extends IBPath {
     /** The Q_Key of QP0, python-rdma's {@code IB_DEFAULT_QP0_QKEY}. */
     private static final int QP0_QKEY = 0;
 
-    /** The values of a new IBDRPath: a route to the local port, QP0 to QP0, Q_Key 0. */
-    static final Values DEFAULTS = new Values(null, 0, Lid.PERMISSIVE, Lid.PERMISSIVE, 0,
-            IBPath.DEFAULTS.pkey(), false, null, null, 0, 0, 0, Iba.QP0, Iba.QP0, QP0_QKEY,
-            IBPath.DEFAULTS.mtu(), IBPath.DEFAULTS.rate(), null, DEFAULT_RESP_TIME, null, 0, DEFAULT_RESP_TIME,
-            DEFAULT_RESP_TIME, 0, 0, 255, 255, 0, 0);
-
     private static final byte[] LOCAL = {0};
 
     private final int drSlid;
     private final int drDlid;
     private final byte[] drPath;
 
-    private IBDRPath(Builder<IBDRPath> builder) {
+    private IBDRPath(PathBuilder<IBDRPath> builder) {
         super(builder.values(), builder.pkeyIndex(), UNKNOWN);
         this.drSlid = builder.drSlid();
         this.drDlid = builder.drDlid();
@@ -51,8 +45,9 @@ public final class IBDRPath extends IBPath {
      * set {@link Builder#drPath} for another node.
      */
     public static Builder<IBDRPath> builder(EndPort endPort) {
-        return new Builder<IBDRPath>(true, IBDRPath::new, DEFAULTS).route(Lid.PERMISSIVE, Lid.PERMISSIVE, LOCAL)
-                .endPort(endPort);
+        return new Builder<IBDRPath>(true, IBDRPath::new, new PathValues()).dlid(Lid.PERMISSIVE)
+                .slid(Lid.PERMISSIVE).dqpn(Iba.QP0).sqpn(Iba.QP0).qkey(QP0_QKEY)
+                .route(Lid.PERMISSIVE, Lid.PERMISSIVE, LOCAL).endPort(endPort);
     }
 
     @Override
@@ -101,8 +96,8 @@ public final class IBDRPath extends IBPath {
 
     @Override
     public Builder<IBDRPath> toBuilder() {
-        return new Builder<IBDRPath>(true, IBDRPath::new, values()).route(drSlid, drDlid, drPath)
-                .knownIndexes(pkeyIndexIfKnown(), UNKNOWN);
+        return new Builder<IBDRPath>(true, IBDRPath::new, values().copy()).route(drSlid, drDlid, drPath)
+                .knownIndexes(knownPkeyIndex(), UNKNOWN);
     }
 
     @Override

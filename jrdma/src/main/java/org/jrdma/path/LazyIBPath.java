@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  */
 public final class LazyIBPath extends IBPath {
     private final Object lock = new Object();
-    private Supplier<? extends IBPath> unpack;
+    /** Kept (final) even once used: a path read through a data race must still find it. */
+    private final Supplier<? extends IBPath> unpack;
     private volatile IBPath unpacked;
 
     /** A path whose values {@code unpack} gives, when first needed. */
@@ -44,7 +45,6 @@ public final class LazyIBPath extends IBPath {
                     }
                     path = result instanceof LazyIBPath lazy ? lazy.unpacked() : result;
                     unpacked = path;
-                    unpack = null;
                 }
             }
         }
@@ -52,7 +52,7 @@ public final class LazyIBPath extends IBPath {
     }
 
     @Override
-    Values values() {
+    PathValues values() {
         return unpacked().values();
     }
 

@@ -2,9 +2,12 @@ package org.jrdma.verbs;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jrdma.devices.EndPort;
 import org.jrdma.path.IBPath;
 import org.jrdma.verbs.ffi.IbvPd;
@@ -13,13 +16,18 @@ import org.jrdma.verbs.ffi.IbvPd;
  * A protection domain, {@code struct ibv_pd} ({@code ibv_alloc_pd}; IBA 10.2.3): the memory
  * regions, queue pairs, shared receive queues and address handles made from it may be used
  * together. python-rdma's {@code rdma.ibverbs.PD}, from {@link Context#pd()}. Closing it closes
- * them all. The address handles of paths ({@link #ah(IBPath)}) are cached here.
+ * them all. The address handles of the paths used most recently ({@link #ah(IBPath)}) are cached
+ * here.
  */
 public final class Pd extends Resource {
+    /** How many address handles {@link #ah(IBPath)} keeps unless {@link #ahCacheCapacity(int)} says otherwise. */
+    public static final int DEFAULT_AH_CACHE_CAPACITY = 1024;
+
     private final Context context;
     private final IbvPd handle;
-    /** The address handles {@link #ah(IBPath)} made, by path. */
-    private final Map<IBPath, Ah> ahs = new ConcurrentHashMap<>();
+    /** The address handles {@link #ah(IBPath)} made, by path, least recently used first; guarded by itself. */
+    private final Map<IBPath, Ah> ahs = new LinkedHashMap<>(16, 0.75f, true);
+    private int ahCacheCapacity = DEFAULT_AH_CACHE_CAPACITY;
 
     private Pd(Context context, IbvPd handle) {
         this.context = context;
@@ -112,20 +120,27 @@ public final class Pd extends Resource {
      * The address handle of {@code path} ({@code ibv_create_ah} with {@link AhAttr#fromPath}),
      * made once and cached in this domain: python-rdma's {@code pd.ah(path)}, which caches the
      * AH so that callers need not keep their own. A path is immutable, so the cache is keyed by
-     * it (equal paths share a handle) and never goes stale. Closing the domain closes the cached
-     * handles; closing one drops it from the cache, and the next call makes a new one. A
-     * handle per distinct path stays until then: a responder answering many peers closes
-     * handles it no longer needs.
+     * it (equal paths share a handle) and never goes stale.
+     *
+     * <p>The cache is bounded: it keeps the handles of the {@link #ahCacheCapacity()} paths
+     * looked up most recently ({@value #DEFAULT_AH_CACHE_CAPACITY} by default), and a lookup of
+     * one path more closes the handle of the path looked up least recently. A handle from here
+     * therefore stays valid until that many other paths have been looked up after it, and a send
+     * posted with it must have completed by then (the device reads the handle until it does). A
+     * sender with sends in flight to more destinations raises the capacity, or makes handles of
+     * its own with {@link #ah(AhAttr)}, which the cache never closes. Closing the domain closes
+     * the cached handles; closing one drops it from the cache, and the next call makes a new one.
      *
      * @throws IllegalArgumentException if the path's end port is on another device
      * @throws IllegalStateException    if the path has no end port, or a GRH but no SGID
-     * @throws org.jrdma.SysException   if {@code ibv_create_ah} fails
+     * @throws org.jrdma.SysException   if {@code ibv_create_ah} fails, or {@code ibv_destroy_ah}
+     *                                  of an evicted handle (the new handle is cached all the same)
      */
     public Ah ah(IBPath path) {
         Objects.requireNonNull(path, "path");
         checkOpen();
-        Ah cached = ahs.get(path);
-        if (cached != null && !cached.isClosed()) {
+        Ah cached = cached(path);
+        if (cached != null) {
             return cached;
         }
         EndPort endPort = path.endPort().orElseThrow(
@@ -135,12 +150,97 @@ public final class Pd extends Resource {
                     + context.deviceName() + ", the device of this PD");
         }
         AhAttr attr = AhAttr.fromPath(path);
-        return ahs.compute(path, (key, old) -> old != null && !old.isClosed() ? old : Ah.create(this, attr, key));
+        Ah ah;
+        List<Ah> evicted;
+        synchronized (ahs) {
+            ah = cached(path);
+            if (ah != null) {
+                return ah;
+            }
+            ah = Ah.create(this, attr, path);
+            ahs.put(path, ah);
+            evicted = evict();
+        }
+        closeEvicted(evicted);
+        return ah;
+    }
+
+    /** How many address handles {@link #ah(IBPath)} keeps. */
+    public int ahCacheCapacity() {
+        synchronized (ahs) {
+            return ahCacheCapacity;
+        }
+    }
+
+    /**
+     * Sets how many address handles {@link #ah(IBPath)} keeps, closing those of the paths used
+     * least recently beyond it.
+     *
+     * @throws IllegalArgumentException if {@code capacity} is not positive
+     * @throws org.jrdma.SysException   if {@code ibv_destroy_ah} of an evicted handle fails
+     */
+    public Pd ahCacheCapacity(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("an address handle cache holds at least 1 handle, not " + capacity);
+        }
+        List<Ah> evicted;
+        synchronized (ahs) {
+            ahCacheCapacity = capacity;
+            evicted = evict();
+        }
+        closeEvicted(evicted);
+        return this;
+    }
+
+    /** The open cached handle of {@code path}, now the most recently used, or null. */
+    private Ah cached(IBPath path) {
+        synchronized (ahs) {
+            Ah ah = ahs.get(path);
+            return ah != null && !ah.isClosed() ? ah : null;
+        }
+    }
+
+    /** Takes the least recently used handles beyond the capacity out of the cache. */
+    private List<Ah> evict() {
+        List<Ah> evicted = new ArrayList<>(1);
+        Iterator<Ah> eldest = ahs.values().iterator();
+        while (ahs.size() > ahCacheCapacity) {
+            evicted.add(eldest.next());
+            eldest.remove();
+        }
+        return evicted;
+    }
+
+    /**
+     * Closes handles taken out of the cache, outside its lock (closing one calls back into
+     * {@link #uncache}). One in use by a call in another thread stays open, and is closed with
+     * the domain.
+     */
+    private static void closeEvicted(List<Ah> evicted) {
+        RuntimeException failure = null;
+        for (Ah ah : evicted) {
+            try {
+                ah.close();
+            } catch (IllegalStateException inUse) {
+                // Still a dependent of the domain, which closes it.
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** Drops {@code ah}, made for {@code path} and now closed, from the cache. */
     void uncache(IBPath path, Ah ah) {
-        ahs.remove(path, ah);
+        synchronized (ahs) {
+            ahs.remove(path, ah);
+        }
     }
 
     /** The native object, for the objects made in this domain. */

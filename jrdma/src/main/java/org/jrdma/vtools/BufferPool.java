@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jrdma.path.IBPath;
 import org.jrdma.verbs.Access;
 import org.jrdma.verbs.Mr;
@@ -37,8 +38,9 @@ import org.jrdma.verbs.WrOpcode;
  * }</pre>
  *
  * <p>Posting receives and finishing completions allocate nothing. Not thread-safe: one pool per
- * thread, or the caller's lock. Closing the pool deregisters the region and frees its memory;
- * closing the protection domain first leaves only the memory for {@link #close()}.
+ * thread, or the caller's lock; {@link #close()} alone may be called from any thread. Closing the
+ * pool deregisters the region and frees its memory; closing the protection domain first leaves
+ * only the memory for {@link #close()}.
  */
 public final class BufferPool implements AutoCloseable {
     /** The {@code wr_id} of a request that carries no buffer of the pool. */
@@ -55,6 +57,7 @@ public final class BufferPool implements AutoCloseable {
     private final int count;
     private final int size;
     private final Arena arena = Arena.ofShared();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final MemorySegment memory;
     private final Mr mr;
     private final int lkey;
@@ -326,16 +329,29 @@ public final class BufferPool implements AutoCloseable {
         return (long) Objects.checkIndex(bufIdx, count) * size;
     }
 
-    /** Deregisters the memory region and frees the buffers. Does nothing the second time. */
+    /**
+     * Deregisters the memory region and frees the buffers. Only the first call does it, whichever
+     * thread makes it; the others return at once. When {@code ibv_dereg_mr} fails the memory is
+     * left allocated on purpose (leaked), since the device may still write to it, and the pool
+     * counts as closed. When the region cannot be closed at all (a call on it runs in another
+     * thread, or its context is confined to another thread) nothing changes: the pool stays open,
+     * to be closed again.
+     *
+     * @throws org.jrdma.SysException if {@code ibv_dereg_mr} fails
+     * @throws IllegalStateException  if the region cannot be closed now
+     */
     @Override
     public void close() {
-        if (arena.scope().isAlive()) {
-            try {
-                mr.close();
-            } finally {
-                arena.close();
-            }
+        if (!closed.compareAndSet(false, true)) {
+            return;
         }
+        try {
+            mr.close();
+        } catch (IllegalStateException notClosed) {
+            closed.set(false);
+            throw notClosed;
+        }
+        arena.close();
     }
 
     @Override

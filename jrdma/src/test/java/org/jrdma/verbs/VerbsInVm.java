@@ -17,9 +17,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.NoSuchDeviceException;
+import org.jrdma.Rdma;
 import org.jrdma.SysException;
+import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;
+import org.jrdma.path.IBPath;
 import org.jrdma.testkit.vm.VmChecks;
 
 /**
@@ -126,6 +129,7 @@ public final class VerbsInVm {
         check("rnr retry exceeded", this::rnrRetryExceeded);
         check("srq and srq limit event", this::srq);
         check("ud with address handle", this::ud);
+        check("address handle cache keeps the paths used last", this::ahCache);
         check("multicast attach/detach", this::multicast);
         check("steady-state allocation", this::allocation);
         check("prepared work requests", this::prepared);
@@ -634,6 +638,55 @@ public final class VerbsInVm {
             equal(1, sends, "send completions");
             equal(1, recvs, "receive completions");
             equal("datagram", get(mr, 1024 + 40, 8), "payload after the GRH");
+        }
+    }
+
+    /**
+     * {@link Pd#ah(IBPath)} keeps the handles of the paths looked up most recently, up to its
+     * capacity, and closes the one looked up least recently beyond it; handles made with
+     * {@link Pd#ah(AhAttr)} are never its to close.
+     */
+    private void ahCache() {
+        EndPort endPort = Rdma.getDevice(device).endPort(PORT).orElseThrow();
+        IBPath base = IBPath.builder(endPort).hasGrh(true).sgid(gid).dgid(gid).hopLimit(64).build();
+        List<IBPath> paths = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            int label = i;
+            paths.add(base.copy(b -> b.flowLabel(label)));
+        }
+        List<Resource> closedWithTheDomain;
+        try (Pd cachePd = ctx.pd()) {
+            equal(Pd.DEFAULT_AH_CACHE_CAPACITY, cachePd.ahCacheCapacity(), "default capacity");
+            cachePd.ahCacheCapacity(4);
+            List<Ah> ahs = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                ahs.add(cachePd.ah(paths.get(i)));
+            }
+            require(ahs.get(0).isClosed() && ahs.get(1).isClosed(), "the two looked up first are closed");
+            for (int i = 2; i < 6; i++) {
+                require(cachePd.ah(paths.get(i)) == ahs.get(i) && !ahs.get(i).isClosed(), "path " + i + " cached");
+            }
+            cachePd.ah(paths.get(2));
+            ahs.add(cachePd.ah(paths.get(6)));
+            require(ahs.get(3).isClosed() && !ahs.get(2).isClosed(), "the least recently used goes, not the oldest");
+            Ah own = cachePd.ah(AhAttr.fromPath(paths.get(7)));
+            cachePd.ahCacheCapacity(16);
+            List<Ah> many = new ArrayList<>();
+            for (IBPath path : paths) {
+                many.add(cachePd.ah(path));
+            }
+            equal(16L, many.stream().filter(ah -> !ah.isClosed()).count(), "open handles of 200 paths");
+            for (int i = 184; i < 200; i++) {
+                require(!many.get(i).isClosed(), "path " + i + " cached");
+            }
+            cachePd.ahCacheCapacity(1);
+            equal(1L, many.stream().filter(ah -> !ah.isClosed()).count(), "open handles after shrinking to 1");
+            require(!many.get(199).isClosed(), "the last one used stays");
+            require(!own.isClosed(), "a handle made with ah(AhAttr) is the caller's");
+            closedWithTheDomain = List.of(cachePd, own, many.get(199));
+        }
+        for (Resource r : closedWithTheDomain) {
+            require(r.isClosed(), r + " left open");
         }
     }
 

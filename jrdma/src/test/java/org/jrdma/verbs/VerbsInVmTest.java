@@ -49,6 +49,7 @@ class VerbsInVmTest {
             "rnr retry exceeded",
             "srq and srq limit event",
             "ud with address handle",
+            "address handle cache keeps the paths used last",
             "multicast attach/detach",
             "steady-state allocation",
             "prepared work requests",

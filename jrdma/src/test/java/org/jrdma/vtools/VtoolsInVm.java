@@ -14,9 +14,12 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.Rdma;
@@ -42,6 +45,7 @@ import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWr;
 import org.jrdma.verbs.Sge;
+import org.jrdma.verbs.Verbs;
 import org.jrdma.verbs.Wc;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcPath;
@@ -61,6 +65,8 @@ public final class VtoolsInVm {
     private static final Duration WAIT = Duration.ofSeconds(5);
     private static final int POOL = 32;
     private static final int RECVS = 8;
+    /** Threads that close one buffer pool at once. */
+    private static final int CLOSERS = 8;
 
     private final EndPort endPort;
     private final Gid gid;
@@ -151,6 +157,8 @@ public final class VtoolsInVm {
         check("cq poller raises an async error (cq overrun)", this::pollerAsyncError);
         check("ud establish and cached address handles", this::udAndReply);
         check("buffer pool bookkeeping", this::poolBookkeeping);
+        check("buffer pool closed by many threads at once", this::poolConcurrentClose);
+        check("buffer pool whose region cannot be deregistered keeps its memory", this::poolCloseRefused);
         check("steady-state allocation (poller and pool)", this::allocation);
         a.close();
         b.close();
@@ -453,6 +461,65 @@ public final class VtoolsInVm {
             pool.close();
             pool.close();
             require(pool.mr().isClosed(), "closing the pool deregisters its memory");
+        }
+    }
+
+    /**
+     * Pools closed by {@value #CLOSERS} threads at once: exactly one deregisters the region and
+     * frees the memory, none fails (before, two could both see the pool open and the second fail
+     * to close the freed arena).
+     */
+    private void poolConcurrentClose() throws InterruptedException {
+        try (Context ctx = Rdma.getVerbs(endPort)) {
+            Pd pd = ctx.pd();
+            List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+            for (int round = 0; round < 20; round++) {
+                BufferPool pool = new BufferPool(pd, 4, 64);
+                CyclicBarrier start = new CyclicBarrier(CLOSERS);
+                List<Thread> closers = new ArrayList<>();
+                for (int i = 0; i < CLOSERS; i++) {
+                    closers.add(Thread.ofPlatform().start(() -> {
+                        try {
+                            start.await();
+                            pool.close();
+                        } catch (Throwable t) {
+                            failures.add(t);
+                        }
+                    }));
+                }
+                for (Thread closer : closers) {
+                    closer.join();
+                }
+                require(failures.isEmpty(), "close failed in round " + round + ": " + failures);
+                require(pool.mr().isClosed(), "the region is deregistered");
+                expect(IllegalStateException.class, () -> pool.segment(0).get(ValueLayout.JAVA_BYTE, 0), "memory freed");
+                pool.close();
+            }
+        }
+    }
+
+    /**
+     * A pool of a confined context closed from another thread: the region refuses to close, so
+     * the memory it registers must not be freed (before, it was, under the device); the owner
+     * closes the pool afterwards.
+     */
+    private void poolCloseRefused() throws Exception {
+        try (Context ctx = Verbs.openConfined(endPort.deviceName())) {
+            BufferPool pool = new BufferPool(ctx.pd(), 4, 64);
+            pool.copyTo(1, 0, "kept".getBytes(StandardCharsets.US_ASCII));
+            FutureTask<Void> stranger = new FutureTask<>(pool::close, null);
+            Thread.ofPlatform().start(stranger).join();
+            try {
+                stranger.get();
+                throw new AssertionError("a thread outside the confined context closed the pool");
+            } catch (ExecutionException e) {
+                require(e.getCause() instanceof IllegalStateException, "expected IllegalStateException, got " + e.getCause());
+            }
+            require(!pool.mr().isClosed(), "the region stays registered");
+            equal("kept", new String(pool.copyFrom(1, 0, 4), StandardCharsets.US_ASCII), "the memory is still there");
+            pool.close();
+            require(pool.mr().isClosed(), "the owner's close deregisters the region");
+            expect(IllegalStateException.class, () -> pool.segment(0).get(ValueLayout.JAVA_BYTE, 0), "memory freed");
         }
     }
 

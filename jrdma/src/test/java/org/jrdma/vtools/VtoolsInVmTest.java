@@ -30,6 +30,8 @@ class VtoolsInVmTest {
             "cq poller raises an async error (cq overrun)",
             "ud establish and cached address handles",
             "buffer pool bookkeeping",
+            "buffer pool closed by many threads at once",
+            "buffer pool whose region cannot be deregistered keeps its memory",
             "steady-state allocation (poller and pool)",
             "no kernel objects left");
 
