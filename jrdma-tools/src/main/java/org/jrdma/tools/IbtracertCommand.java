@@ -1,6 +1,5 @@
 package org.jrdma.tools;
 
-import java.io.PrintWriter;
 import java.util.Arrays;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.NodeType;
@@ -122,7 +121,6 @@ final class IbtracertCommand extends FabricCommand {
 
     private SmpClient smp;
     private NodeNameMap map;
-    private PrintWriter out;
     private SwitchState sw = new SwitchState(0, false);
 
     @Override
@@ -131,7 +129,6 @@ final class IbtracertCommand extends FabricCommand {
         RouteOrGuidOptions.Address dst = address.parse(destination);
         Integer multicastLid = mlid == null ? null : mlid(mlid);
         map = names.map();
-        out = out();
         smp = smp();
         Destination from = src.resolve(smp, fabric);
         Destination to = dst.resolve(smp, fabric);
@@ -144,7 +141,7 @@ final class IbtracertCommand extends FabricCommand {
                 findRoute(start, toLid, simple ? 1 : 2);
             } else {
                 long target = smp.get(new SmpNodeInfo(), new SmpTarget.Lid(toLid), 0).portGuid().value();
-                out.print(new MulticastTrace(smp, map).trace(start.target().ports(), target, multicastLid, simple));
+                out().print(new MulticastTrace(smp, map).trace(start.target().ports(), target, multicastLid, simple));
             }
         } catch (NoRoute | MulticastTrace.NoMulticastRoute e) {
             throw new RdmaException(e.getMessage() + "; Failed to get route information", e);
@@ -326,18 +323,18 @@ final class IbtracertCommand extends FabricCommand {
     private void endpoint(int dump, String prompt, Hop hop) {
         int port = hop.isSwitch() ? 0 : hop.portNumber();
         if (dump == 1) {
-            out.printf("%s {0x%016x}[%d]%n", prompt, hop.node().nodeGuid().value(), port);
+            out().printf("%s {0x%016x}[%d]%n", prompt, hop.node().nodeGuid().value(), port);
         } else if (dump == 2) {
-            out.printf("%s %s {0x%016x} portnum %d lid %s \"%s\"%n", prompt, hop.typeName(), hop.node().nodeGuid().value(), port,
+            out().printf("%s %s {0x%016x} portnum %d lid %s \"%s\"%n", prompt, hop.typeName(), hop.node().nodeGuid().value(), port,
                     hop.lidRange(), hop.description());
         }
     }
 
     private void hopLine(int dump, Hop hop, int outport) {
         if (dump == 1) {
-            out.printf("[%d] -> {0x%016x}[%d]%n", outport, hop.portGuid(), hop.portNumber());
+            out().printf("[%d] -> {0x%016x}[%d]%n", outport, hop.portGuid(), hop.portNumber());
         } else if (dump == 2) {
-            out.printf("[%d] -> %s port {0x%016x}[%d] lid %s \"%s\"%n", outport, hop.typeName(), hop.portGuid(), hop.portNumber(),
+            out().printf("[%d] -> %s port {0x%016x}[%d] lid %s \"%s\"%n", outport, hop.typeName(), hop.portGuid(), hop.portNumber(),
                     hop.lidRange(), hop.description());
         }
     }

@@ -31,8 +31,8 @@ final class SaqueryCommand extends FabricCommand {
     @Mixin
     NodeNameMapOption names;
 
-    @Option(names = {"-K", "--show_keys"}, description = "show the M_Key instead of <not displayed>")
-    boolean showKeys;
+    @Mixin
+    ShowKeysOption keys;
 
     @Option(names = "--slid", paramLabel = "LID", description = "PathRecord source LID")
     String slid;
@@ -52,7 +52,7 @@ final class SaqueryCommand extends FabricCommand {
         NodeNameMap map = names.map();
         int sa = LocalPort.read(smp()).smLid();
         GmpClient gmp = gmp();
-        DiagOptions options = DiagOptions.defaults().withShowKeys(showKeys);
+        DiagOptions options = keys.diagOptions();
         String text = switch (query.toUpperCase(Locale.ROOT)) {
             case "NR", "NODERECORD" -> {
                 SaNodeRecord q = new SaNodeRecord();

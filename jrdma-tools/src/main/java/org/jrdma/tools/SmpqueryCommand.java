@@ -3,7 +3,6 @@ package org.jrdma.tools;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.jrdma.iba.diag.DiagOptions;
 import org.jrdma.iba.diag.SmpQuery;
 import org.jrdma.iba.smp.SmpGuidInfo;
 import org.jrdma.iba.smp.SmpNodeDescription;
@@ -41,8 +40,8 @@ final class SmpqueryCommand extends FabricCommand {
     @Option(names = {"-D", "--Direct"}, description = "the destination is a directed route 0,port,... from the local port")
     boolean directed;
 
-    @Option(names = {"-K", "--show_keys"}, description = "show the M_Key and other keys instead of <not displayed>")
-    boolean showKeys;
+    @Mixin
+    ShowKeysOption keys;
 
     @Parameters(index = "0", paramLabel = "OP", description = "the attribute to query")
     String op;
@@ -69,7 +68,7 @@ final class SmpqueryCommand extends FabricCommand {
             case "nodeinfo", "ni" -> SmpQuery.nodeInfo(d.portId(), smp.get(new SmpNodeInfo(), d.target(), 0));
             case "nodedesc", "nd" -> SmpQuery.nodeDescription(nodeDescription(smp, d.target(), map));
             case "portinfo", "pi" -> SmpQuery.portInfo(d.portId(), p, smp.get(new SmpPortInfo(), d.target(), p),
-                    DiagOptions.defaults().withShowKeys(showKeys));
+                    keys.diagOptions());
             case "switchinfo", "si" -> SmpQuery.switchInfo(d.portId(), smp.get(new SmpSwitchInfo(), d.target(), 0));
             case "pkeys", "pkey" -> pKeys(smp, d.target(), p);
             case "guids", "gi" -> guids(smp, d.target());
