@@ -56,7 +56,7 @@ final class PerfqueryCommand extends FabricCommand {
         PrintWriter out = out();
         if (!resetOnly) {
             MadClassPortInfo cpi = gmp.performanceGet(new MadClassPortInfo(), target, 0);
-            DiagOptions options = DiagOptions.defaults().withPmCapabilities(cpi.capabilityMask(), (int) cpi.capabilityMask2());
+            DiagOptions options = DiagOptions.defaults().withPmCapabilities(cpi.capabilityMask(), cpi.capabilityMask2());
             out.print(extended
                     ? PerfQuery.portCountersExtended(PortId.lid(target), portSelect,
                             gmp.performanceGet(new PmPortCountersExtended().portSelect(portSelect), target, 0), options)
