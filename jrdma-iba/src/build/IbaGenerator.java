@@ -9,11 +9,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * Build-time generator: reads the IBA structure descriptions ({@code src/main/iba/*.iba}) and writes
- * one Java class per structure plus the registry {@code org.jrdma.iba.wire.IbaStructs}.
+ * one Java class per structure, one Java enum per enumerated field, and the registry
+ * {@code org.jrdma.iba.wire.IbaStructs}.
  * Run as {@code java IbaGenerator.java <description folder> <output folder>}. The format is
  * documented in the README ("IBA structure descriptions"). Any error names the file and line.
  */
@@ -56,7 +59,27 @@ public final class IbaGenerator {
     record Type(String kind, int bits, int count, StructDecl struct) {
     }
 
+    /**
+     * An enumerated component of a structure ({@code enum} block): the Java enum that names its
+     * values, the text infiniband-diags prints for each, and extra columns.
+     */
+    record EnumDecl(String pkg, String className, String structName, String fieldName, Map<String, String> attrs,
+            List<String> doc, List<Column> columns, List<Constant> constants, String where) {
+    }
+
+    /** An extra property of every constant of an enum: {@code column name type | Javadoc}. */
+    record Column(String name, String type, String doc) {
+    }
+
+    /** One value of an enum: {@code NAME value "text" [column=value...] | Javadoc}. */
+    record Constant(String name, int value, String text, Map<String, String> columns, String doc, String where) {
+    }
+
+    /** A token: a word, a double-quoted text, or key="quoted text". */
+    static final Pattern TOKEN = Pattern.compile("(?:[\\w-]+=)?\"[^\"]*\"|\\S+");
+
     final Map<String, StructDecl> structs = new LinkedHashMap<>();
+    final Map<String, EnumDecl> enums = new LinkedHashMap<>();
 
     public static void main(String[] args) throws IOException {
         if (args.length != 2) {
@@ -69,6 +92,7 @@ public final class IbaGenerator {
             }
         }
         g.check();
+        g.checkEnums();
         g.write(Path.of(args[1]));
     }
 
@@ -96,6 +120,15 @@ public final class IbaGenerator {
             String[] t = line.split("\\s+");
             switch (t[0]) {
                 case "package" -> pkg = t[1];
+                case "enum" -> {
+                    if (current != null) {
+                        throw error(where, "struct " + current.className() + " has no 'end'");
+                    }
+                    if (pkg == null) {
+                        throw error(where, "no 'package' line before the first enum");
+                    }
+                    i = readEnum(file, lines, i, pkg);
+                }
                 case "struct" -> {
                     if (current != null) {
                         throw error(where, "struct " + current.className() + " has no 'end'");
@@ -128,6 +161,90 @@ public final class IbaGenerator {
         if (current != null) {
             throw error(file.getFileName().toString(), "struct " + current.className() + " has no 'end'");
         }
+    }
+
+    /**
+     * Reads the enum block that starts at line {@code start}:
+     * {@code enum ClassName Struct.field [unknown="..."] [zero="..."] [defines="..."] [mask=field,field]},
+     * Javadoc lines, {@code column} lines, one line per constant, {@code end}.
+     *
+     * @return the index of the {@code end} line
+     */
+    int readEnum(Path file, List<String> lines, int start, String pkg) {
+        String where = file.getFileName() + ":" + (start + 1);
+        List<String> head = tokens(lines.get(start));
+        if (head.size() < 3 || !head.get(2).matches("\\w+\\.\\w+")) {
+            throw error(where, "an enum is 'enum ClassName Struct.field [key=value...]'");
+        }
+        String[] of = head.get(2).split("\\.");
+        EnumDecl e = new EnumDecl(pkg, head.get(1), of[0], of[1], attrs(head.toArray(String[]::new), 3, where),
+                new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), where);
+        e.attrs().replaceAll((k, v) -> unquote(v));
+        for (int i = start + 1; i < lines.size(); i++) {
+            String at = file.getFileName() + ":" + (i + 1);
+            String line = lines.get(i).strip();
+            if (line.startsWith("|")) {
+                if (!e.constants().isEmpty() || !e.columns().isEmpty()) {
+                    throw error(at, "the enum's Javadoc comes before its columns and constants");
+                }
+                e.doc().add(line.substring(1).strip());
+                continue;
+            }
+            int bar = line.indexOf('|');
+            String doc = bar < 0 ? null : line.substring(bar + 1).strip();
+            List<String> t = tokens(bar < 0 ? line : line.substring(0, bar));
+            if (t.isEmpty() || t.getFirst().startsWith("#")) {
+                continue;
+            }
+            if (t.getFirst().equals("end")) {
+                if (e.constants().isEmpty()) {
+                    throw error(at, "enum " + e.className() + " has no constants");
+                }
+                if (enums.putIfAbsent(e.className(), e) != null || structs.containsKey(e.className())) {
+                    throw error(at, e.className() + " defined twice");
+                }
+                return i;
+            }
+            if (doc == null || doc.isEmpty()) {
+                throw error(at, "every column and constant has its Javadoc after a '|'");
+            }
+            if (t.getFirst().equals("column")) {
+                if (t.size() != 3 || !t.get(2).matches("int|double")) {
+                    throw error(at, "a column is 'column name int|double | Javadoc'");
+                }
+                e.columns().add(new Column(t.get(1), t.get(2), doc));
+                continue;
+            }
+            if (t.size() < 3 || !t.getFirst().matches("[A-Z][A-Z0-9_]*") || !t.get(2).startsWith("\"")) {
+                throw error(at, "a constant is 'NAME value \"text\" [column=value...] | Javadoc'");
+            }
+            Map<String, String> columns = attrs(t.toArray(String[]::new), 3, at);
+            if (!columns.keySet().equals(e.columns().stream().map(Column::name).collect(java.util.stream.Collectors.toSet()))) {
+                throw error(at, t.getFirst() + " needs a value for each column, and only those: "
+                        + e.columns().stream().map(Column::name).toList());
+            }
+            for (Column c : e.columns()) {
+                String v = columns.get(c.name());
+                if (!v.matches(c.type().equals("int") ? "-?\\d+" : "-?\\d+(\\.\\d+)?")) {
+                    throw error(at, c.name() + "=" + v + " is not a " + c.type());
+                }
+            }
+            e.constants().add(new Constant(t.getFirst(), integer(t.get(1), at), unquote(t.get(2)), columns, doc, at));
+        }
+        throw error(where, "enum " + e.className() + " has no 'end'");
+    }
+
+    static List<String> tokens(String line) {
+        List<String> out = new ArrayList<>();
+        Matcher m = TOKEN.matcher(line);
+        while (m.find()) {
+            out.add(m.group());
+        }
+        return out;
+    }
+
+    static String unquote(String s) {
+        return s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"") ? s.substring(1, s.length() - 1) : s;
     }
 
     StructDecl struct(String pkg, String[] t, String where) {
@@ -251,6 +368,64 @@ public final class IbaGenerator {
         }
     }
 
+    /** The attributes an enum block may have. */
+    static final Set<String> ENUM_ATTRS = Set.of("unknown", "zero", "defines", "mask");
+
+    void checkEnums() {
+        for (EnumDecl e : enums.values()) {
+            for (String key : e.attrs().keySet()) {
+                if (!ENUM_ATTRS.contains(key)) {
+                    throw error(e.where(), "unknown enum attribute " + key + "; known: " + new TreeMap<>(
+                            ENUM_ATTRS.stream().collect(java.util.stream.Collectors.toMap(k -> k, k -> ""))).keySet());
+                }
+            }
+            if (!e.attrs().getOrDefault("unknown", "").contains("%d")) {
+                throw error(e.where(), "enum " + e.className() + " needs unknown=\"...%d...\", what describe() prints for other values");
+            }
+            int bits = enumField(e, e.fieldName()).bits();
+            for (String mask : maskFields(e)) {
+                bits = Math.min(bits, enumField(e, mask).bits());
+            }
+            Set<Integer> values = new java.util.HashSet<>();
+            Set<String> names = new java.util.HashSet<>();
+            for (Constant c : e.constants()) {
+                if (c.value() < 0 || c.value() >= 1L << bits) {
+                    throw error(c.where(), c.value() + " does not fit the " + bits + " bits of " + e.fieldName()
+                            + (maskFields(e).isEmpty() ? "" : " and its masks"));
+                }
+                if (!maskFields(e).isEmpty() && Integer.bitCount(c.value()) != 1) {
+                    throw error(c.where(), "the values of a mask enum are single bits, not " + c.value());
+                }
+                if (!values.add(c.value()) || !names.add(c.name())) {
+                    throw error(c.where(), c.name() + " repeats a name or a value");
+                }
+            }
+        }
+    }
+
+    /** The unsigned field {@code name} of the enum's structure. */
+    Type enumField(EnumDecl e, String name) {
+        StructDecl s = structs.get(e.structName());
+        if (s == null) {
+            throw error(e.where(), "unknown struct " + e.structName());
+        }
+        for (FieldDecl f : s.fields()) {
+            if (f.name().equals(name)) {
+                Type t = type(f);
+                if (!t.kind().equals("UINT") || t.count() != 1 || t.bits() > 31) {
+                    throw error(e.where(), e.structName() + "." + name + " is not an unsigned field of at most 31 bits");
+                }
+                return t;
+            }
+        }
+        throw error(e.where(), e.structName() + " has no field " + name);
+    }
+
+    static List<String> maskFields(EnumDecl e) {
+        String mask = e.attrs().get("mask");
+        return mask == null ? List.of() : List.of(mask.split(","));
+    }
+
     List<Leaf> leaves(StructDecl s, String prefix, int base) {
         List<Leaf> out = new ArrayList<>();
         for (FieldDecl f : s.fields()) {
@@ -282,6 +457,11 @@ public final class IbaGenerator {
             Path file = out.resolve(s.pkg().replace('.', '/')).resolve(s.className() + ".java");
             Files.createDirectories(file.getParent());
             Files.writeString(file, classSource(s));
+        }
+        for (EnumDecl e : enums.values()) {
+            Path file = out.resolve(e.pkg().replace('.', '/')).resolve(e.className() + ".java");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, enumSource(e));
         }
         Path registry = out.resolve("org/jrdma/iba/wire/IbaStructs.java");
         Files.createDirectories(registry.getParent());
@@ -394,6 +574,105 @@ public final class IbaGenerator {
             }
         }
         o.append("}\n");
+        return o.toString();
+    }
+
+    /** The IBA name of a component, {@code PortInfo:LinkSpeedActive}, from its struct's IBA name and the field's. */
+    String ibaName(EnumDecl e, String field) {
+        return structs.get(e.structName()).ibaName() + ":" + Character.toUpperCase(field.charAt(0)) + field.substring(1);
+    }
+
+    static String component(String ibaName) {
+        return ibaName.substring(ibaName.indexOf(':') + 1);
+    }
+
+    /** {@code a, b or c}. */
+    static String either(List<String> items, String last) {
+        return items.size() == 1 ? items.getFirst()
+                : String.join(", ", items.subList(0, items.size() - 1)) + " " + last + " " + items.getLast();
+    }
+
+    String enumSource(EnumDecl e) {
+        String c = e.className();
+        String name = ibaName(e, e.fieldName());
+        String field = component(name);
+        String section = structs.get(e.structName()).attrs().get("section");
+        List<String> masks = maskFields(e).stream().map(m -> component(ibaName(e, m))).toList();
+        boolean mask = !masks.isEmpty();
+        StringBuilder o = new StringBuilder();
+        o.append("// Generated by IbaGenerator from ").append(e.where()).append(". Do not edit.\n");
+        o.append("package ").append(e.pkg()).append(";\n\n");
+        if (mask) {
+            o.append("import java.util.Collection;\nimport java.util.EnumSet;\n\n");
+        }
+        o.append("/**\n");
+        for (String d : e.doc()) {
+            o.append(" * ").append(d.replace("*/", "* /")).append('\n');
+        }
+        o.append(" */\n");
+        o.append("public enum ").append(c).append(" implements WireCode {\n");
+        for (int i = 0; i < e.constants().size(); i++) {
+            Constant k = e.constants().get(i);
+            o.append("    /** ").append(k.doc()).append(" */\n");
+            o.append("    ").append(k.name()).append('(').append(mask ? String.format("0x%x", k.value()) : k.value())
+                    .append(", \"").append(k.text()).append('"');
+            for (Column col : e.columns()) {
+                o.append(", ").append(k.columns().get(col.name()));
+            }
+            o.append(')').append(i + 1 < e.constants().size() ? ",\n" : ";\n\n");
+        }
+        o.append("    private static final ").append(c).append("[] VALUES = values();\n\n");
+        o.append("    private final int value;\n    private final String text;\n");
+        StringBuilder params = new StringBuilder("int value, String text");
+        StringBuilder sets = new StringBuilder("        this.value = value;\n        this.text = text;\n");
+        for (Column col : e.columns()) {
+            o.append("    private final ").append(col.type()).append(' ').append(col.name()).append(";\n");
+            params.append(", ").append(col.type()).append(' ').append(col.name());
+            sets.append("        this.").append(col.name()).append(" = ").append(col.name()).append(";\n");
+        }
+        o.append('\n').append("    ").append(c).append('(').append(params).append(") {\n").append(sets).append("    }\n\n");
+        o.append("    /** The ").append(field).append(" value on the wire").append(mask ? ": one bit" : "").append(". */\n");
+        o.append("    @Override\n    public int value() {\n        return value;\n    }\n\n");
+        o.append("    /** The text infiniband-diags prints, for example {@code ").append(e.constants().getFirst().text()).append("}. */\n");
+        o.append("    @Override\n    public String text() {\n        return text;\n    }\n");
+        for (Column col : e.columns()) {
+            o.append("\n    /** ").append(col.doc()).append(" */\n");
+            o.append("    public ").append(col.type()).append(' ').append(col.name()).append("() {\n        return ")
+                    .append(col.name()).append(";\n    }\n");
+        }
+        List<String> values = e.constants().stream().map(k -> Integer.toString(k.value())).toList();
+        String defines = e.attrs().getOrDefault("defines",
+                String.join(", ", e.constants().stream().map(k -> k.value() + " " + k.text()).toList()));
+        o.append("\n    /**\n     * The {@code ").append(c).append("} whose ").append(field).append(" value is {@code value}.\n     *\n");
+        o.append("     * @throws IllegalArgumentException if {@code value} is not ").append(either(values, "or")).append("\n     */\n");
+        o.append("    public static ").append(c).append(" fromValue(int value) {\n");
+        o.append("        return WireCodes.byValue(VALUES, value, \"").append(name).append("\",\n                \"IBA ")
+                .append(section).append(" defines ").append(defines).append("\");\n    }\n\n");
+        o.append("    /** The {@code ").append(c).append("} whose ").append(field)
+                .append(" value is {@code value}, or null for any other value. */\n");
+        o.append("    public static ").append(c).append(" fromValueOrNull(int value) {\n        return WireCodes.byValueOrNull(VALUES, value);\n    }\n");
+        if (mask) {
+            String held = either(masks, "or");
+            o.append("\n    /**\n     * The values whose bits are set in a ").append(held).append(" {@code mask}.\n");
+            o.append("     * Bits no value here stands for are ignored; {@code toMask(fromMask(m)) != m} reveals them.\n     */\n");
+            o.append("    public static EnumSet<").append(c).append("> fromMask(int mask) {\n        return WireCodes.fromMask(")
+                    .append(c).append(".class, VALUES, mask);\n    }\n\n");
+            o.append("    /** The bit mask of {@code codes}, as ").append(either(masks, "and")).append(" hold it. */\n");
+            o.append("    public static int toMask(Collection<").append(c).append("> codes) {\n        return WireCodes.toMask(codes);\n    }\n");
+        }
+        String[] unknown = e.attrs().get("unknown").split("%d", -1);
+        String zero = e.attrs().get("zero");
+        o.append("\n    /**\n     * What infiniband-diags prints for ").append(field).append(" {@code value}: the text,");
+        if (zero != null) {
+            o.append("\n     * {@code ").append(zero).append("} for 0,");
+        }
+        o.append(" or {@code ").append(String.join("N", unknown)).append("}.\n     */\n");
+        o.append("    public static String describe(int value) {\n");
+        if (zero != null) {
+            o.append("        if (value == 0) {\n            return \"").append(zero).append("\";\n        }\n");
+        }
+        o.append("        return WireCodes.describe(VALUES, value, v -> \"").append(unknown[0]).append("\" + v + \"")
+                .append(unknown[1]).append("\");\n    }\n}\n");
         return o.toString();
     }
 

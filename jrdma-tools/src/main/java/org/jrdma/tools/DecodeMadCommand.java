@@ -2,19 +2,15 @@ package org.jrdma.tools;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.Callable;
 import org.jrdma.iba.wire.DecodedMad;
 import org.jrdma.iba.wire.IbaStruct;
 import org.jrdma.iba.wire.MadDecoder;
 import org.jrdma.iba.wire.MalformedMadException;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtool decode_mad}: decodes a MAD given in hex, as python-rdma's {@code ibtool
@@ -29,7 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "decode_mad", mixinStandardHelpOptions = true,
         description = "Decode a MAD given in hex (arguments, or standard input) and print its header and attribute.")
-final class DecodeMadCommand implements Callable<Integer> {
+final class DecodeMadCommand extends IbtoolCommand {
     /** The most hex text read from standard input: an RMPP-reassembled SA response of 512 KiB. */
     private static final int MAX_INPUT_CHARS = 1 << 20;
 
@@ -39,11 +35,8 @@ final class DecodeMadCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "HEX", description = "the MAD in hex (default: read standard input)")
     List<String> hex;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() throws IOException {
+    int run() throws IOException {
         byte[] bytes = parseHex(hex == null || hex.isEmpty() ? readStandardInput() : String.join("", hex));
         if (offset < 0 || offset > bytes.length) {
             throw new UsageException("--offset " + offset + " outside the " + bytes.length + " bytes given");
@@ -54,16 +47,14 @@ final class DecodeMadCommand implements Callable<Integer> {
         } catch (MalformedMadException e) {
             throw new UsageException("not a MAD: " + e.getMessage());
         }
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(mad.header().toDottedString());
+        out().print(mad.header().toDottedString());
         if (mad.records().isEmpty()) {
-            out.printf("attribute 0x%04x of management class 0x%02x: jrdma has no description of it%n", mad.header().attributeId(),
+            out().printf("attribute 0x%04x of management class 0x%02x: jrdma has no description of it%n", mad.header().attributeId(),
                     mad.header().mgmtClass());
         }
         for (IbaStruct record : mad.records()) {
-            out.print(record.toDottedString());
+            out().print(record.toDottedString());
         }
-        out.flush();
         return ExitCodes.OK;
     }
 

@@ -1,6 +1,5 @@
 package org.jrdma.tools;
 
-import org.jrdma.iba.Lid;
 import org.jrdma.iba.diag.PortId;
 import org.jrdma.mad.SmpTarget;
 
@@ -15,23 +14,17 @@ record Destination(SmpTarget target, PortId portId) {
     /** Parses a destination argument. */
     static Destination parse(String text, boolean directed) {
         if (directed) {
-            PortId id;
             try {
-                id = PortId.directRoute(text);
+                PortId id = PortId.directRoute(text);
+                int[] hops = id.path().stream().skip(1).mapToInt(Integer::intValue).toArray();
+                return new Destination(new SmpTarget.DirectedRoute(hops), id);
             } catch (NumberFormatException e) {
                 throw new UsageException("bad directed route \"" + text + "\": expected 0,port,port,...");
             } catch (IllegalArgumentException e) {
                 throw new UsageException("bad directed route \"" + text + "\": " + e.getMessage());
             }
-            int[] hops = id.path().stream().skip(1).mapToInt(Integer::intValue).toArray();
-            return new Destination(new SmpTarget.DirectedRoute(hops), id);
         }
-        int lid;
-        try {
-            lid = Lid.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("bad LID \"" + text + "\": " + e.getMessage());
-        }
+        int lid = IbtoolCommand.parseLid(text);
         try {
             return new Destination(new SmpTarget.Lid(lid), PortId.lid(lid));
         } catch (IllegalArgumentException e) {

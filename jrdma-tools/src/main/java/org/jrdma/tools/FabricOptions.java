@@ -2,13 +2,13 @@ package org.jrdma.tools;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import org.jrdma.mad.GmpClient;
 import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.MadTracer;
 import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.MadTransport;
 import org.jrdma.mad.SaTransactor;
 import org.jrdma.mad.SmpClient;
-import org.jrdma.mad.sim.IbsimTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,7 +49,10 @@ public final class FabricOptions {
     @Option(names = "--max-outstanding", paramLabel = "N", defaultValue = "16", description = "MADs in flight at once (default: ${DEFAULT-VALUE})")
     int maxOutstanding;
 
-    /** Opens the transport these options name. */
+    /**
+     * Opens the transport these options name: the one place that knows which kinds of port there
+     * are.
+     */
     MadTransport openTransport() {
         if (sim.requested()) {
             return sim.attach();
@@ -74,12 +77,38 @@ public final class FabricOptions {
         return engine;
     }
 
-    /** An SMP client with these options' timeout and retries. */
-    SmpClient smp(MadEngine engine) {
+    /**
+     * How long to wait for each answer, {@code -t}.
+     *
+     * @throws UsageException if it is not at least 1 ms
+     */
+    Duration timeout() {
         if (timeoutMillis < 1) {
             throw new UsageException("--timeout must be at least 1 ms");
         }
-        return new SmpClient(engine, Duration.ofMillis(timeoutMillis), retries, mKey);
+        return Duration.ofMillis(timeoutMillis);
+    }
+
+    /**
+     * How many times an unanswered MAD is sent again, {@code --retries}.
+     *
+     * @throws UsageException if it is negative
+     */
+    int retries() {
+        if (retries < 0) {
+            throw new UsageException("--retries must be 0 or more");
+        }
+        return retries;
+    }
+
+    /** An SMP client with these options' timeout, retries and M_Key. */
+    SmpClient smp(MadEngine engine) {
+        return new SmpClient(engine, timeout(), retries(), mKey);
+    }
+
+    /** A GMP client with these options' timeout and retries. */
+    GmpClient gmp(MadEngine engine) {
+        return new GmpClient(engine, timeout(), retries());
     }
 
     /**
@@ -89,11 +118,10 @@ public final class FabricOptions {
      * @throws UsageException if the engine's transport does not say which end port it is on (the SA path needs it)
      */
     SaTransactor saTransactor(MadEngine engine) {
-        if (!(engine.transport() instanceof IbsimTransport simulated)) {
-            throw new UsageException("--sa needs the end port the MADs leave from, which only --sim knows in this build");
-        }
-        return new SaTransactor(new MadTransactor(engine, simulated.client().endPort())
-                .withTimeouts(Duration.ofMillis(timeoutMillis), retries));
+        MadTransport transport = engine.transport();
+        return new SaTransactor(new MadTransactor(engine, transport.endPort().orElseThrow(() -> new UsageException(
+                "--sa needs the end port the MADs leave from, which " + transport.describe() + " does not say")))
+                .withTimeouts(timeout(), retries()));
     }
 
     /** An SMP client whose SubnGets the SA answers ({@link #saTransactor}), with these options' M_Key. */

@@ -1,18 +1,13 @@
 package org.jrdma.tools;
 
-import java.util.concurrent.Callable;
-import org.jrdma.RdmaException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
-import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.SmpClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtool ibaddr}: the GID and LID range of a port (by default the local one), from its
@@ -22,10 +17,7 @@ import picocli.CommandLine.Spec;
  * from sysfs and queries that LID, so this also works before a subnet manager has assigned LIDs.
  */
 @Command(name = "ibaddr", mixinStandardHelpOptions = true, description = "Show the GID and LID range of a port.")
-final class IbaddrCommand implements Callable<Integer> {
-    @Mixin
-    FabricOptions fabric;
-
+final class IbaddrCommand extends FabricCommand {
     @Mixin
     RouteOrGuidOptions address;
 
@@ -46,47 +38,37 @@ final class IbaddrCommand implements Callable<Integer> {
             description = "the port number whose PortInfo to read on that node (default: ${DEFAULT-VALUE}, the port addressed)")
     int portNumber;
 
-    @Spec
-    CommandSpec spec;
+    /** The port shown: its node's NodeInfo (for the port GUID) and its PortInfo. */
+    private record Port(SmpNodeInfo node, SmpPortInfo info) {
+    }
 
     @Override
-    public Integer call() {
-        if (portNumber < 0 || portNumber > 254) {
-            throw new UsageException("PORTNUM " + portNumber + " outside 0..254");
-        }
+    int run() {
+        checkRange(portNumber, 0, 254, "PORTNUM");
         RouteOrGuidOptions.Address at = port == null ? null : address.parse(port);
         boolean showGid = gidOnly || !lidOnly && !decimalLidOnly;
         boolean showLid = lidOnly || decimalLidOnly || !gidOnly;
-        try (MadEngine engine = fabric.openEngine()) {
-            SmpClient smp = fabric.smp(engine);
-            SmpNodeInfo node;
-            SmpPortInfo info;
-            try {
-                if (at == null) {
-                    LocalPort local = LocalPort.read(smp);
-                    node = local.node();
-                    info = local.info();
-                } else {
-                    Destination d = at.resolve(smp, fabric);
-                    node = smp.get(new SmpNodeInfo(), d.target(), 0);
-                    info = smp.get(new SmpPortInfo(), d.target(), portNumber);
-                }
-            } catch (RdmaException e) {
-                throw new RdmaException("can't resolve requested address (" + e.getMessage() + ")", e);
+        SmpClient smp = smp();
+        Port addressed = explained("can't resolve requested address", () -> {
+            if (at == null) {
+                LocalPort local = LocalPort.read(smp);
+                return new Port(local.node(), local.info());
             }
-            StringBuilder line = new StringBuilder();
-            if (showGid) {
-                line.append("GID ").append(new Gid(info.gidPrefix(), node.portGuid().value())).append(' ');
-            }
-            if (showLid) {
-                int first = info.lid();
-                int last = first + (1 << info.lmc()) - 1;
-                line.append(decimalLidOnly ? String.format("LID start %d end %d", first, last)
-                        : String.format("LID start 0x%x end 0x%x", first, last));
-            }
-            spec.commandLine().getOut().println(line);
-            spec.commandLine().getOut().flush();
-            return ExitCodes.OK;
+            Destination d = at.resolve(smp, fabric);
+            return new Port(smp.get(new SmpNodeInfo(), d.target(), 0), smp.get(new SmpPortInfo(), d.target(), portNumber));
+        });
+        SmpPortInfo info = addressed.info();
+        StringBuilder line = new StringBuilder();
+        if (showGid) {
+            line.append("GID ").append(new Gid(info.gidPrefix(), addressed.node().portGuid().value())).append(' ');
         }
+        if (showLid) {
+            int first = info.lid();
+            int last = first + (1 << info.lmc()) - 1;
+            line.append(decimalLidOnly ? String.format("LID start %d end %d", first, last)
+                    : String.format("LID start 0x%x end 0x%x", first, last));
+        }
+        out().println(line);
+        return ExitCodes.OK;
     }
 }

@@ -2,7 +2,6 @@ package org.jrdma.tools;
 
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.concurrent.Callable;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.LinkSpeed;
@@ -13,7 +12,6 @@ import org.jrdma.iba.PhysPortState;
 import org.jrdma.iba.PortState;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
-import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import org.jrdma.subnet.Neighborhood;
@@ -23,9 +21,7 @@ import org.jrdma.subnet.Subnet;
 import org.jrdma.subnet.SubnetDiscovery;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtool iblinkinfo}: every port of every node with the state, width and speed of its link
@@ -61,12 +57,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "iblinkinfo", mixinStandardHelpOptions = true,
         description = "Print the links of every switch and channel adapter port of the fabric.")
-final class IblinkinfoCommand implements Callable<Integer> {
+final class IblinkinfoCommand extends FabricCommand {
     /** PortInfo CapabilityMask bit 14: extended link speeds supported. */
     private static final long CAP_HAS_EXT_SPEEDS = 1L << 14;
-
-    @Mixin
-    FabricOptions fabric;
 
     @Mixin
     NodeNameMapOption names;
@@ -101,46 +94,35 @@ final class IblinkinfoCommand implements Callable<Integer> {
     @Option(names = "--cas-only", description = "Output only CAs")
     boolean casOnly;
 
-    @Spec
-    CommandSpec spec;
-
     private NodeNameMap map = NodeNameMap.EMPTY;
 
     @Override
-    public Integer call() {
+    int run() {
         if (switchesOnly && casOnly) {
             throw new UsageException("--switches-only and --cas-only exclude each other");
         }
         if (hops < 0) {
             throw new UsageException("-n/--hops must be 0 or more, not " + hops);
         }
-        Guid wanted = portGuid == null ? null : guid(portGuid);
+        Guid wanted = portGuid == null ? null : parseGuid(portGuid);
         SmpTarget.DirectedRoute route = directRoute == null ? null : (SmpTarget.DirectedRoute) Destination.parse(directRoute, true).target();
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         map = names.map();
-        try (MadEngine engine = fabric.openEngine()) {
-            SmpClient smp = fabric.smp(engine);
-            SubnetDiscovery discovery = discover(smp, route, wanted);
-            Subnet subnet = discovery.subnet();
-            if ((route != null || wanted != null) && !all) {
-                if (!shown(subnet.from())) {
-                    throw new RdmaException("Failed to find port: " + (route != null ? directRoute : portGuid));
-                }
-                printNode(out, subnet.from());
-            } else {
-                for (Node node : subnet.nodes().reversed()) {
-                    if (shown(node)) {
-                        printNode(out, node);
-                    }
+        SubnetDiscovery discovery = discover(smp(), route, wanted);
+        Subnet subnet = discovery.subnet();
+        if ((route != null || wanted != null) && !all) {
+            if (!shown(subnet.from())) {
+                throw new RdmaException("Failed to find port: " + (route != null ? directRoute : portGuid));
+            }
+            printNode(out, subnet.from());
+        } else {
+            for (Node node : subnet.nodes().reversed()) {
+                if (shown(node)) {
+                    printNode(out, node);
                 }
             }
-            PrintWriter err = spec.commandLine().getErr();
-            discovery.problems().forEach(p -> err.println("iblinkinfo: " + p));
-            err.flush();
-            return discovery.problems().isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
-        } finally {
-            out.flush();
         }
+        return reportProblems(discovery.problems());
     }
 
     /**
@@ -151,11 +133,7 @@ final class IblinkinfoCommand implements Callable<Integer> {
     private SubnetDiscovery discover(SmpClient smp, SmpTarget.DirectedRoute route, Guid wanted) {
         int limit = (int) Math.min(hops, Integer.MAX_VALUE);
         if (route != null) {
-            try {
-                smp.get(new SmpNodeInfo(), route, 0);
-            } catch (RdmaException e) {
-                throw new RdmaException("Failed to get local Node Info (" + e.getMessage() + ")", e);
-            }
+            explained("Failed to get local Node Info", () -> smp.get(new SmpNodeInfo(), route, 0));
             return SubnetDiscovery.run(smp, new Neighborhood.AtRoute(route, Math.max(limit, 1)));
         }
         if (wanted != null) {
@@ -166,14 +144,6 @@ final class IblinkinfoCommand implements Callable<Integer> {
             }
         }
         return limit == 0 ? SubnetDiscovery.run(smp) : SubnetDiscovery.run(smp, new Neighborhood.AtRoute(SmpTarget.local(), limit));
-    }
-
-    private static Guid guid(String text) {
-        try {
-            return Guid.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
     }
 
     private boolean shown(Node node) {

@@ -5,10 +5,8 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.jrdma.RdmaException;
-import org.jrdma.mad.MadEngine;
 import org.jrdma.subnet.Node;
 import org.jrdma.subnet.Subnet;
 import org.jrdma.subnet.SubnetCache;
@@ -18,9 +16,7 @@ import org.jrdma.subnet.SubnetDiscovery;
 import org.jrdma.subnet.TopologyWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtool ibnetdiscover}: discovers the subnet by directed route (or reads it from a
@@ -30,10 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "ibnetdiscover", mixinStandardHelpOptions = true,
         description = "Discover the InfiniBand subnet by directed-route SMPs (or read it from a libibnetdisc cache) and print it as "
                 + "a topology file (ibnetdiscover format), or its differences from a cached state (--diff).")
-final class IbnetdiscoverCommand implements Callable<Integer> {
-    @Mixin
-    FabricOptions fabric;
-
+final class IbnetdiscoverCommand extends FabricCommand {
     @Mixin
     SaOption viaSa;
 
@@ -55,11 +48,8 @@ final class IbnetdiscoverCommand implements Callable<Integer> {
             description = "what --diff compares, comma separated: sw, ca, router, port, lid, nodedesc (default: sw,ca,router,port)")
     String diffcheck;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() {
+    int run() {
         Set<SubnetDiff.Check> checks = diffChecks();
         NodeNameMap map = names.map();
         Subnet before = diff == null ? null : load(diff, "loading cached fabric for diff failed");
@@ -68,14 +58,12 @@ final class IbnetdiscoverCommand implements Callable<Integer> {
         if (loadCache != null) {
             subnet = load(loadCache, "loading cached fabric failed");
         } else {
-            try (MadEngine engine = fabric.openEngine()) {
-                SubnetDiscovery discovery = viaSa.discover(fabric, engine);
-                subnet = discovery.subnet();
-                problems = discovery.problems();
-            }
+            SubnetDiscovery discovery = viaSa.discover(fabric, engine());
+            subnet = discovery.subnet();
+            problems = discovery.problems();
         }
         Function<Node, String> displayName = node -> map.name(node.guid(), node.description());
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         out.print(before == null ? TopologyWriter.write(subnet, ZonedDateTime.now(), displayName)
                 : SubnetDiff.write(before, subnet, checks, displayName));
         out.flush();
@@ -86,10 +74,7 @@ final class IbnetdiscoverCommand implements Callable<Integer> {
                 throw new RdmaException("caching ibnetdiscover data failed: " + e.getMessage(), e);
             }
         }
-        PrintWriter err = spec.commandLine().getErr();
-        problems.forEach(p -> err.println("ibnetdiscover: " + p));
-        err.flush();
-        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+        return reportProblems(problems);
     }
 
     /** {@code --diffcheck}'s checks, or the default ones. */

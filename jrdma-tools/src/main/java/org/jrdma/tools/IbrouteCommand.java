@@ -5,11 +5,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.jrdma.RdmaException;
-import org.jrdma.iba.Lid;
 import org.jrdma.iba.NodeType;
 import org.jrdma.iba.smp.SmpLinearForwardingTable;
 import org.jrdma.iba.smp.SmpMulticastForwardingTable;
@@ -17,16 +14,13 @@ import org.jrdma.iba.smp.SmpNodeDescription;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.iba.smp.SmpSwitchInfo;
-import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.MadException;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtool ibroute}: a switch's unicast (LinearForwardingTable) or, with {@code -M},
@@ -40,16 +34,13 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "ibroute", mixinStandardHelpOptions = true,
         description = "Dump a switch's unicast (or, with -M, multicast) forwarding table.")
-final class IbrouteCommand implements Callable<Integer> {
+final class IbrouteCommand extends FabricCommand {
     private static final int LIDS_PER_BLOCK = 64;
     private static final int MLIDS_PER_BLOCK = 32;
     private static final int PORTS_PER_MASK = 16;
     private static final int MIN_MLID = 0xC000;
     private static final int MAX_MLID = 0xFFFE;
     private static final int MAX_UNICAST_LID = 0xBFFF;
-
-    @Mixin
-    FabricOptions fabric;
 
     @Mixin
     NodeNameMapOption names;
@@ -78,9 +69,6 @@ final class IbrouteCommand implements Callable<Integer> {
     @Parameters(index = "2", arity = "0..1", paramLabel = "ENDLID", description = "the last LID to show (default: the table's top)")
     String endLid;
 
-    @Spec
-    CommandSpec spec;
-
     /** The switch whose tables are dumped. */
     private record Switch(Destination at, SmpNodeInfo info, String description, SmpSwitchInfo switchInfo) {
         String header(String kind, int start, int end) {
@@ -90,50 +78,31 @@ final class IbrouteCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
-        int start = startLid == null ? 0 : lid(startLid);
-        int end = endLid == null ? 0 : lid(endLid);
+    int run() {
+        int start = startLid == null ? 0 : parseLid(startLid);
+        int end = endLid == null ? 0 : parseLid(endLid);
         RouteOrGuidOptions.Address at = address.parse(switchAddress);
         NodeNameMap map = names.map();
-        PrintWriter out = spec.commandLine().getOut();
-        try (MadEngine engine = fabric.openEngine()) {
-            SmpClient smp = viaSa.smp(fabric, engine);
-            Switch sw = checkSwitch(smp, at.resolve(smp, fabric), map);
-            if (multicast) {
-                multicastTables(smp, sw, start, end, out);
-            } else {
-                unicastTables(smp, sw, start, end, map, out);
-            }
-            return ExitCodes.OK;
-        } finally {
-            out.flush();
+        SmpClient smp = viaSa.smp(fabric, engine());
+        Switch sw = checkSwitch(smp, at.resolve(smp, fabric), map);
+        if (multicast) {
+            multicastTables(smp, sw, start, end, out());
+        } else {
+            unicastTables(smp, sw, start, end, map, out());
         }
-    }
-
-    private static int lid(String text) {
-        try {
-            return Lid.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
+        return ExitCodes.OK;
     }
 
     private static Switch checkSwitch(SmpClient smp, Destination d, NodeNameMap map) {
-        SmpNodeInfo info = read(() -> smp.get(new SmpNodeInfo(), d.target(), 0), "node info failed: valid addr?");
-        String description = read(() -> smp.get(new SmpNodeDescription(), d.target(), 0), "node desc failed").nodeString();
+        SmpNodeInfo info = explained("dump tables: node info failed: valid addr?", () -> smp.get(new SmpNodeInfo(), d.target(), 0));
+        String description = explained("dump tables: node desc failed", () -> smp.get(new SmpNodeDescription(), d.target(), 0))
+                .nodeString();
         if (info.nodeType() != NodeType.SWITCH.value()) {
             throw new RdmaException("dump tables: not a switch");
         }
-        SmpSwitchInfo switchInfo = read(() -> smp.get(new SmpSwitchInfo(), d.target(), 0), "switch info failed: is a switch node?");
+        SmpSwitchInfo switchInfo = explained("dump tables: switch info failed: is a switch node?",
+                () -> smp.get(new SmpSwitchInfo(), d.target(), 0));
         return new Switch(d, info, map.name(info.nodeGuid(), description), switchInfo);
-    }
-
-    private static <T> T read(Supplier<T> query, String what) {
-        try {
-            return query.get();
-        } catch (RdmaException e) {
-            throw new RdmaException("dump tables: " + what + " (" + e.getMessage() + ")", e);
-        }
     }
 
     private void unicastTables(SmpClient smp, Switch sw, int start, int end, NodeNameMap map, PrintWriter out) {
@@ -197,9 +166,7 @@ final class IbrouteCommand implements Callable<Integer> {
     }
 
     private void warn(String format, Object... args) {
-        PrintWriter err = spec.commandLine().getErr();
-        err.println("ibroute: " + String.format(format, args));
-        err.flush();
+        warn(String.format(format, args));
     }
 
     /**

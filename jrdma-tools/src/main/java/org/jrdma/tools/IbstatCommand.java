@@ -1,12 +1,10 @@
 package org.jrdma.tools;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 import org.jrdma.NoSuchDeviceException;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaException;
@@ -18,8 +16,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ibtool ibstat}: the local RDMA devices and their end ports as infiniband-diags' ibstat
@@ -30,7 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Show the local RDMA devices (CAs) and their ports: state, physical state, rate, LIDs, capability "
                 + "mask, port GUID, link layer, as infiniband-diags' ibstat prints them.",
                 "With CA only that device (the first whose name CA starts with), with PORT only that port."})
-final class IbstatCommand implements Callable<Integer> {
+final class IbstatCommand extends IbtoolCommand {
     @Mixin
     SimOptions sim;
 
@@ -49,11 +45,8 @@ final class IbstatCommand implements Callable<Integer> {
     @Parameters(index = "1", arity = "0..1", paramLabel = "PORT", description = "the port of CA to show")
     String port;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() {
+    int run() {
         Integer portNumber = portNumber();
         List<RdmaDevice> devices = devices();
         if (ca != null) {
@@ -77,9 +70,7 @@ final class IbstatCommand implements Callable<Integer> {
                 text.append(format.device(device));
             }
         }
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(text);
-        out.flush();
+        out().print(text);
         return ExitCodes.OK;
     }
 

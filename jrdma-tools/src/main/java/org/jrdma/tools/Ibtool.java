@@ -2,7 +2,6 @@ package org.jrdma.tools;
 
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.jrdma.RdmaException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -33,8 +32,8 @@ public final class Ibtool implements Callable<Integer> {
     }
 
     /**
-     * The command line that runs {@code args}, its failures mapped to ibtool's exit statuses with a
-     * one-line message. When {@code args} start with a subcommand's name it holds that subcommand
+     * The command line that runs {@code args}, its failures mapped to ibtool's exit statuses
+     * ({@link ExitCodes#MAPPER}) with a one-line message. When {@code args} start with a subcommand's name it holds that subcommand
      * alone: picocli builds a command's model by reflection, and building the other fifteen would
      * cost a one-shot process more than most of its commands take; otherwise (no arguments, an
      * option, an unknown name) it holds every subcommand, for the usage message and picocli's errors.
@@ -44,17 +43,17 @@ public final class Ibtool implements Callable<Integer> {
         for (Class<?> subcommand : subcommandsFor(args)) {
             cl.addSubcommand(subcommand);
         }
+        cl.setExitCodeExceptionMapper(ExitCodes.MAPPER);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (!ExitCodes.reportable(e)) {
+                throw e;
+            }
             commandLine.getErr().println(commandLine.getCommandName() + ": " + e.getMessage());
-            commandLine.getErr().flush();
             if (e instanceof UsageException) {
                 commandLine.usage(commandLine.getErr());
-                return ExitCodes.USAGE;
             }
-            if (e instanceof RdmaException || e instanceof IllegalArgumentException) {
-                return e instanceof IllegalArgumentException ? ExitCodes.USAGE : ExitCodes.FAILED;
-            }
-            throw e;
+            commandLine.getErr().flush();
+            return ExitCodes.MAPPER.getExitCode(e);
         });
         return cl;
     }

@@ -1,8 +1,6 @@
 package org.jrdma.tools;
 
-import java.io.PrintWriter;
 import java.util.Arrays;
-import java.util.concurrent.Callable;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.NodeType;
 import org.jrdma.iba.PortState;
@@ -11,15 +9,12 @@ import org.jrdma.iba.smp.SmpNodeDescription;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.iba.smp.SmpSwitchInfo;
-import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtool ibtracert}: the unicast route from one port to another, found as
@@ -36,15 +31,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "ibtracert", mixinStandardHelpOptions = true,
         description = "Trace the unicast route between two ports through the switches' forwarding tables "
                 + "(with -m, the multicast route of an MLID through their multicast forwarding tables).")
-final class IbtracertCommand implements Callable<Integer> {
+final class IbtracertCommand extends FabricCommand {
     /** ibtracert's MAXHOPS. */
     private static final int MAX_HOPS = 63;
     /** libibmad's directed-route array: 64 bytes, entry 0 the local port; extend_dpath keeps one spare. */
     private static final int PATH_BYTES = 64;
     private static final String[] TYPE_NAMES = {"???", "ca", "switch", "router", "iwarp rnic"};
-
-    @Mixin
-    FabricOptions fabric;
 
     @Mixin
     NodeNameMapOption names;
@@ -67,9 +59,6 @@ final class IbtracertCommand implements Callable<Integer> {
 
     @Parameters(index = "1", paramLabel = "DEST", description = "the destination port, written as SRC is")
     String destination;
-
-    @Spec
-    CommandSpec spec;
 
     /** A port as ibtracert's get_node reads it: NodeInfo, NodeDescription and PortInfo (modifier 0). */
     private record Hop(SmpNodeInfo node, String description, SmpPortInfo port, int portNumber) {
@@ -132,38 +121,32 @@ final class IbtracertCommand implements Callable<Integer> {
 
     private SmpClient smp;
     private NodeNameMap map;
-    private PrintWriter out;
     private SwitchState sw = new SwitchState(0, false);
 
     @Override
-    public Integer call() {
+    int run() {
         RouteOrGuidOptions.Address src = address.parse(source);
         RouteOrGuidOptions.Address dst = address.parse(destination);
         Integer multicastLid = mlid == null ? null : mlid(mlid);
         map = names.map();
-        out = spec.commandLine().getOut();
-        try (MadEngine engine = fabric.openEngine()) {
-            smp = fabric.smp(engine);
-            Destination from = src.resolve(smp, fabric);
-            Destination to = dst.resolve(smp, fabric);
-            boolean directed = address.kind() == RouteOrGuidOptions.Kind.DIRECTED_ROUTE;
-            int toLid = directed ? lidAt(to) : ((SmpTarget.Lid) to.target()).lid();
-            try {
-                Route start = directed ? new Route(((SmpTarget.DirectedRoute) from.target()).ports())
-                        : routeTo(((SmpTarget.Lid) from.target()).lid());
-                if (multicastLid == null) {
-                    findRoute(start, toLid, simple ? 1 : 2);
-                } else {
-                    long target = smp.get(new SmpNodeInfo(), new SmpTarget.Lid(toLid), 0).portGuid().value();
-                    out.print(new MulticastTrace(smp, map).trace(start.target().ports(), target, multicastLid, simple));
-                }
-            } catch (NoRoute | MulticastTrace.NoMulticastRoute e) {
-                throw new RdmaException(e.getMessage() + "; Failed to get route information", e);
+        smp = smp();
+        Destination from = src.resolve(smp, fabric);
+        Destination to = dst.resolve(smp, fabric);
+        boolean directed = address.kind() == RouteOrGuidOptions.Kind.DIRECTED_ROUTE;
+        int toLid = directed ? lidAt(to) : ((SmpTarget.Lid) to.target()).lid();
+        try {
+            Route start = directed ? new Route(((SmpTarget.DirectedRoute) from.target()).ports())
+                    : routeTo(((SmpTarget.Lid) from.target()).lid());
+            if (multicastLid == null) {
+                findRoute(start, toLid, simple ? 1 : 2);
+            } else {
+                long target = smp.get(new SmpNodeInfo(), new SmpTarget.Lid(toLid), 0).portGuid().value();
+                out().print(new MulticastTrace(smp, map).trace(start.target().ports(), target, multicastLid, simple));
             }
-            return ExitCodes.OK;
-        } finally {
-            out.flush();
+        } catch (NoRoute | MulticastTrace.NoMulticastRoute e) {
+            throw new RdmaException(e.getMessage() + "; Failed to get route information", e);
         }
+        return ExitCodes.OK;
     }
 
     /** {@code -m}'s MLID, as C's {@code strtoul} with base 0 reads it (decimal, 0x-hex, or octal after a 0). */
@@ -340,18 +323,18 @@ final class IbtracertCommand implements Callable<Integer> {
     private void endpoint(int dump, String prompt, Hop hop) {
         int port = hop.isSwitch() ? 0 : hop.portNumber();
         if (dump == 1) {
-            out.printf("%s {0x%016x}[%d]%n", prompt, hop.node().nodeGuid().value(), port);
+            out().printf("%s {0x%016x}[%d]%n", prompt, hop.node().nodeGuid().value(), port);
         } else if (dump == 2) {
-            out.printf("%s %s {0x%016x} portnum %d lid %s \"%s\"%n", prompt, hop.typeName(), hop.node().nodeGuid().value(), port,
+            out().printf("%s %s {0x%016x} portnum %d lid %s \"%s\"%n", prompt, hop.typeName(), hop.node().nodeGuid().value(), port,
                     hop.lidRange(), hop.description());
         }
     }
 
     private void hopLine(int dump, Hop hop, int outport) {
         if (dump == 1) {
-            out.printf("[%d] -> {0x%016x}[%d]%n", outport, hop.portGuid(), hop.portNumber());
+            out().printf("[%d] -> {0x%016x}[%d]%n", outport, hop.portGuid(), hop.portNumber());
         } else if (dump == 2) {
-            out.printf("[%d] -> %s port {0x%016x}[%d] lid %s \"%s\"%n", outport, hop.typeName(), hop.portGuid(), hop.portNumber(),
+            out().printf("[%d] -> %s port {0x%016x}[%d] lid %s \"%s\"%n", outport, hop.typeName(), hop.portGuid(), hop.portNumber(),
                     hop.lidRange(), hop.description());
         }
     }

@@ -1,23 +1,18 @@
 package org.jrdma.tools;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jrdma.mad.MadEngine;
 import org.jrdma.subnet.SubnetDiscovery;
 import org.jrdma.subnet.TopologyWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * The node lists of infiniband-diags' {@code ibhosts}, {@code ibswitches}, {@code ibrouters} and
@@ -29,23 +24,17 @@ import picocli.CommandLine.Spec;
  * <p>The exit status is ibnetdiscover's: 3 when part of the fabric did not answer. {@code ibnodes}
  * discovers once where the script runs ibhosts and ibswitches, each discovering.
  */
-abstract class NodeListCommand implements Callable<Integer> {
+abstract class NodeListCommand extends FabricCommand {
     private static final Pattern COMMENT = Pattern.compile("#[ \t]*");
     private static final Pattern PORT_0 = Pattern.compile("port 0.*");
     /** The scripts pass on the diagnostics of ibnetdiscover's output, one awk rule (and one copy) each. */
     private static final List<String> DIAGNOSTICS = List.of("ibpanic:", "ibwarn:", "iberror:");
 
     @Mixin
-    FabricOptions fabric;
-
-    @Mixin
     SaOption viaSa;
 
     @Parameters(arity = "0..1", paramLabel = "TOPOLOGY-FILE", description = "read this topology file instead of discovering the fabric")
     Path topologyFile;
-
-    @Spec
-    CommandSpec spec;
 
     /** The kinds of node this command lists, in the order it prints them. */
     abstract List<Kind> kinds();
@@ -138,7 +127,7 @@ abstract class NodeListCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    int run() {
         String topology;
         int status = ExitCodes.OK;
         if (topologyFile != null) {
@@ -148,20 +137,13 @@ abstract class NodeListCommand implements Callable<Integer> {
                 throw new UsageException("cannot read topology file " + topologyFile + ": " + e);
             }
         } else {
-            try (MadEngine engine = fabric.openEngine()) {
-                SubnetDiscovery discovery = viaSa.discover(fabric, engine);
-                topology = TopologyWriter.write(discovery.subnet(), ZonedDateTime.now());
-                PrintWriter err = spec.commandLine().getErr();
-                discovery.problems().forEach(p -> err.println(spec.name() + ": " + p));
-                err.flush();
-                status = discovery.problems().isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
-            }
+            SubnetDiscovery discovery = viaSa.discover(fabric, engine());
+            topology = TopologyWriter.write(discovery.subnet(), ZonedDateTime.now());
+            status = reportProblems(discovery.problems());
         }
-        PrintWriter out = spec.commandLine().getOut();
         for (Kind kind : kinds()) {
-            out.print(kind.select(topology));
+            out().print(kind.select(topology));
         }
-        out.flush();
         return status;
     }
 

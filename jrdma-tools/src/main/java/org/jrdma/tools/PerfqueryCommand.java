@@ -1,8 +1,6 @@
 package org.jrdma.tools;
 
 import java.io.PrintWriter;
-import java.time.Duration;
-import java.util.concurrent.Callable;
 import org.jrdma.iba.Lid;
 import org.jrdma.iba.diag.DiagOptions;
 import org.jrdma.iba.diag.PerfQuery;
@@ -11,13 +9,9 @@ import org.jrdma.iba.mad.MadClassPortInfo;
 import org.jrdma.iba.pm.PmPortCounters;
 import org.jrdma.iba.pm.PmPortCountersExtended;
 import org.jrdma.mad.GmpClient;
-import org.jrdma.mad.MadEngine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtool perfquery}: a port's performance counters (PortCounters, or PortCountersExtended
@@ -26,13 +20,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "perfquery", mixinStandardHelpOptions = true,
         description = "Read (and reset) a port's performance counters: PortCounters, or PortCountersExtended with -x.")
-final class PerfqueryCommand implements Callable<Integer> {
+final class PerfqueryCommand extends FabricCommand {
     /** PortCounters:CounterSelect and CounterSelect2 all set: reset every counter. */
     private static final int ALL_COUNTERS = 0xFFFF;
     private static final int ALL_COUNTERS2 = 0xFF;
-
-    @Mixin
-    FabricOptions fabric;
 
     @Option(names = {"-x", "--extended"}, description = "PortCountersExtended (64-bit counters)")
     boolean extended;
@@ -49,47 +40,34 @@ final class PerfqueryCommand implements Callable<Integer> {
     @Parameters(index = "1", arity = "0..1", paramLabel = "PORT", description = "the port number (default: the local port's)")
     Integer port;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() {
-        try (MadEngine engine = fabric.openEngine()) {
-            LocalPort local = LocalPort.read(fabric.smp(engine));
-            int target = lid == null ? local.lid() : parseLid(lid);
-            int portSelect = port != null ? port : lid == null ? local.number() : 1;
-            if (portSelect < 0 || portSelect > 255) {
-                throw new UsageException("port " + portSelect + " outside 0..255");
-            }
-            GmpClient gmp = new GmpClient(engine, Duration.ofMillis(fabric.timeoutMillis), fabric.retries);
-            PrintWriter out = spec.commandLine().getOut();
-            if (!resetOnly) {
-                MadClassPortInfo cpi = gmp.performanceGet(new MadClassPortInfo(), target, 0);
-                DiagOptions options = DiagOptions.defaults().withPmCapabilities(cpi.capabilityMask(), (int) cpi.capabilityMask2());
-                out.print(extended
-                        ? PerfQuery.portCountersExtended(PortId.lid(target), portSelect,
-                                gmp.performanceGet(new PmPortCountersExtended().portSelect(portSelect), target, 0), options)
-                        : PerfQuery.portCounters(PortId.lid(target), portSelect,
-                                gmp.performanceGet(new PmPortCounters().portSelect(portSelect), target, 0), options));
-                out.flush();
-            }
-            if (resetOnly || resetAfterRead) {
-                gmp.performanceSet(new PmPortCounters().portSelect(portSelect).counterSelect(ALL_COUNTERS)
-                        .counterSelect2(ALL_COUNTERS2), target, 0);
-            }
-            return ExitCodes.OK;
+    int run() {
+        Integer remote = lid == null ? null : parseLid(lid);
+        if (remote != null && !Lid.isUnicast(remote)) {
+            throw new UsageException("LID " + lid + " is not a unicast LID");
         }
-    }
-
-    private static int parseLid(String text) {
-        try {
-            int lid = Lid.parse(text);
-            if (!Lid.isUnicast(lid)) {
-                throw new UsageException("LID " + text + " is not a unicast LID");
-            }
-            return lid;
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("bad LID \"" + text + "\": " + e.getMessage());
+        if (port != null) {
+            checkRange(port, 0, 255, "port");
         }
+        LocalPort local = LocalPort.read(smp());
+        int target = remote == null ? local.lid() : remote;
+        int portSelect = port != null ? port : remote == null ? local.number() : 1;
+        GmpClient gmp = gmp();
+        PrintWriter out = out();
+        if (!resetOnly) {
+            MadClassPortInfo cpi = gmp.performanceGet(new MadClassPortInfo(), target, 0);
+            DiagOptions options = DiagOptions.defaults().withPmCapabilities(cpi.capabilityMask(), cpi.capabilityMask2());
+            out.print(extended
+                    ? PerfQuery.portCountersExtended(PortId.lid(target), portSelect,
+                            gmp.performanceGet(new PmPortCountersExtended().portSelect(portSelect), target, 0), options)
+                    : PerfQuery.portCounters(PortId.lid(target), portSelect,
+                            gmp.performanceGet(new PmPortCounters().portSelect(portSelect), target, 0), options));
+            out.flush();
+        }
+        if (resetOnly || resetAfterRead) {
+            gmp.performanceSet(new PmPortCounters().portSelect(portSelect).counterSelect(ALL_COUNTERS)
+                    .counterSelect2(ALL_COUNTERS2), target, 0);
+        }
+        return ExitCodes.OK;
     }
 }

@@ -1,6 +1,5 @@
 package org.jrdma.tools;
 
-import java.time.Duration;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Guid;
@@ -60,13 +59,7 @@ class RouteOrGuidOptions {
         return switch (kind) {
             case LID -> new Address(text, Destination.parse(text, false), null);
             case DIRECTED_ROUTE -> new Address(text, Destination.parse(text, true), null);
-            case GUID -> {
-                try {
-                    yield new Address(text, null, Guid.parse(text));
-                } catch (IllegalArgumentException e) {
-                    throw new UsageException(e.getMessage());
-                }
-            }
+            case GUID -> new Address(text, null, IbtoolCommand.parseGuid(text));
         };
     }
 
@@ -94,7 +87,7 @@ class RouteOrGuidOptions {
             long prefix = local.info().gidPrefix();
             SaPathRecord query = new SaPathRecord().sgid(new Gid(prefix, local.node().portGuid().value()))
                     .dgid(new Gid(prefix != 0 ? prefix : Gid.DEFAULT_PREFIX, guid.value()));
-            GmpClient gmp = new GmpClient(smp.engine(), Duration.ofMillis(fabric.timeoutMillis), fabric.retries);
+            GmpClient gmp = fabric.gmp(smp.engine());
             int lid;
             try {
                 lid = gmp.subnAdmGet(query, SaPathRecord.DGID_COMPONENT_MASK | SaPathRecord.SGID_COMPONENT_MASK,

@@ -20,10 +20,18 @@ public final class SimOptions {
         return sim != null;
     }
 
-    /** Attaches to the simulated fabric and node these options name. */
+    /**
+     * Attaches to the simulated fabric and node these options name.
+     *
+     * @throws UsageException if the node's name is one ibsim cannot take
+     */
     IbsimTransport attach() {
         String socket = !sim.isEmpty() ? sim : System.getenv().getOrDefault("IBSIM_SOCKNAME", "sim");
         String node = simNode != null ? simNode : System.getenv("SIM_HOST");
-        return IbsimTransport.attach(socket, node);
+        try {
+            return IbsimTransport.attach(socket, node);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--sim-node: " + e.getMessage());
+        }
     }
 }

@@ -1,18 +1,14 @@
 package org.jrdma.tools;
 
-import java.util.concurrent.Callable;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.diag.PortId;
 import org.jrdma.iba.smp.SmpSmInfo;
-import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtool sminfo}: a subnet manager's SMInfo (IBA 14.2.5.13), by default that of the SM the
@@ -22,11 +18,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "sminfo", mixinStandardHelpOptions = true,
         description = "Query (or, with a modifier, control) the SMInfo of a subnet manager.")
-final class SminfoCommand implements Callable<Integer> {
+final class SminfoCommand extends FabricCommand {
     private static final String[] STATES = {"SMINFO_NOTACT", "SMINFO_DISCOVER", "SMINFO_STANDBY", "SMINFO_MASTER"};
-
-    @Mixin
-    FabricOptions fabric;
 
     @Mixin
     AddressOptions address;
@@ -48,49 +41,34 @@ final class SminfoCommand implements Callable<Integer> {
             description = "0 to query; an SM control code to send a SubnSet")
     int modifier;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() {
-        check(state, 0, 3, "--state");
-        check(priority, 0, 15, "--priority");
-        if (activity < 0 || activity > 0xFFFF_FFFFL) {
-            throw new UsageException("--activity " + activity + " outside 0..4294967295");
-        }
-        check(modifier, 0, Integer.MAX_VALUE, "MODIFIER");
+    int run() {
+        checkRange(state, 0, 3, "--state");
+        checkRange(priority, 0, 15, "--priority");
+        checkRange(activity, 0, 0xFFFF_FFFFL, "--activity");
+        checkRange(modifier, 0, Integer.MAX_VALUE, "MODIFIER");
         RouteOrGuidOptions.Address at = sm == null ? null : address.parse(sm);
-        try (MadEngine engine = fabric.openEngine()) {
-            SmpClient smp = fabric.smp(engine);
-            Destination d;
-            if (at != null) {
-                d = at.resolve(smp, fabric);
+        SmpClient smp = smp();
+        Destination d;
+        if (at != null) {
+            d = at.resolve(smp, fabric);
+        } else {
+            int lid = LocalPort.read(smp).smLid();
+            d = new Destination(new SmpTarget.Lid(lid), PortId.lid(lid));
+        }
+        SmpSmInfo info = new SmpSmInfo();
+        try {
+            if (modifier != 0) {
+                smp.set(info.actCount(activity).priority(priority).smState(state), d.target(), modifier);
             } else {
-                int lid = LocalPort.read(smp).smLid();
-                d = new Destination(new SmpTarget.Lid(lid), PortId.lid(lid));
+                smp.get(info, d.target(), 0);
             }
-            SmpSmInfo info = new SmpSmInfo();
-            try {
-                if (modifier != 0) {
-                    smp.set(info.actCount(activity).priority(priority).smState(state), d.target(), modifier);
-                } else {
-                    smp.get(info, d.target(), 0);
-                }
-            } catch (RdmaException e) {
-                throw new RdmaException("query: " + e.getMessage(), e);
-            }
-            int smState = info.smState();
-            spec.commandLine().getOut().printf("sminfo: sm lid %d sm guid 0x%x, activity count %d priority %d state %d %s%n",
-                    d.portId().lid(), info.guid().value(), info.actCount(), info.priority(), smState,
-                    smState < STATES.length ? STATES[smState] : "???");
-            spec.commandLine().getOut().flush();
-            return ExitCodes.OK;
+        } catch (RdmaException e) {
+            throw new RdmaException("query: " + e.getMessage(), e);
         }
-    }
-
-    private static void check(long value, long min, long max, String what) {
-        if (value < min || value > max) {
-            throw new UsageException(what + " " + value + " outside " + min + ".." + max);
-        }
+        int smState = info.smState();
+        out().printf("sminfo: sm lid %d sm guid 0x%x, activity count %d priority %d state %d %s%n", d.portId().lid(),
+                info.guid().value(), info.actCount(), info.priority(), smState, smState < STATES.length ? STATES[smState] : "???");
+        return ExitCodes.OK;
     }
 }

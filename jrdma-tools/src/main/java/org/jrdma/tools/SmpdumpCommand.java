@@ -1,23 +1,18 @@
 package org.jrdma.tools;
 
 import java.io.PrintWriter;
-import java.time.Duration;
-import java.util.concurrent.Callable;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.mad.SmpDirectedFormat;
 import org.jrdma.iba.mad.SmpFormat;
 import org.jrdma.iba.wire.Bits;
 import org.jrdma.iba.wire.MadDecoder;
 import org.jrdma.mad.MadAddress;
-import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.ReceivedMad;
 import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtool smpdump}: sends a SubnGet for any attribute ID and prints the 64 bytes of SMP data
@@ -31,12 +26,9 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "smpdump", mixinStandardHelpOptions = true,
         description = "Send a SubnGet of any attribute and dump the SMP data of the reply.")
-final class SmpdumpCommand implements Callable<Integer> {
+final class SmpdumpCommand extends FabricCommand {
     private static final int DATA_OFFSET = 64;
     private static final int DATA_SIZE = 64;
-
-    @Mixin
-    FabricOptions fabric;
 
     @Mixin
     AddressOptions address;
@@ -53,33 +45,27 @@ final class SmpdumpCommand implements Callable<Integer> {
     @Parameters(index = "2", arity = "0..1", paramLabel = "MOD", defaultValue = "0", description = "the attribute modifier (default: ${DEFAULT-VALUE})")
     String modifier;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() {
+    int run() {
         int attributeId = (int) number(attribute, 0xFFFF, "ATTR");
         long attributeModifier = number(modifier, 0xFFFF_FFFFL, "MOD");
         RouteOrGuidOptions.Address at = address.parse(destination);
-        try (MadEngine engine = fabric.openEngine()) {
-            Destination d = at.resolve(fabric.smp(engine), fabric);
-            byte[] request = new byte[MadDecoder.MAD_SIZE];
-            MadAddress to = build(request, d.target(), attributeId, attributeModifier, fabric.mKey);
-            ReceivedMad reply = engine.execute(request, to, Duration.ofMillis(fabric.timeoutMillis), fabric.retries);
-            byte[] mad = reply.mad();
-            PrintWriter out = spec.commandLine().getOut();
-            if (string) {
-                out.print(Bits.text(mad, DATA_OFFSET, DATA_SIZE) + "\n");
-            } else {
-                out.print(xdump(mad, DATA_OFFSET, DATA_SIZE));
-            }
-            int status = Bits.u16(mad, 4);
-            if (status != 0) {
-                out.printf("SMP status: 0x%x%n", status);
-            }
-            out.flush();
-            return ExitCodes.OK;
+        Destination d = at.resolve(smp(), fabric);
+        byte[] request = new byte[MadDecoder.MAD_SIZE];
+        MadAddress to = build(request, d.target(), attributeId, attributeModifier, fabric.mKey);
+        ReceivedMad reply = engine().execute(request, to, fabric.timeout(), fabric.retries());
+        byte[] mad = reply.mad();
+        PrintWriter out = out();
+        if (string) {
+            out.print(Bits.text(mad, DATA_OFFSET, DATA_SIZE) + "\n");
+        } else {
+            out.print(xdump(mad, DATA_OFFSET, DATA_SIZE));
         }
+        int status = Bits.u16(mad, 4);
+        if (status != 0) {
+            out.printf("SMP status: 0x%x%n", status);
+        }
+        return ExitCodes.OK;
     }
 
     /** Parses a number as C's strtoul with base 0 reads it (decimal, or hex after 0x; not octal). */

@@ -1,11 +1,8 @@
 package org.jrdma.tools;
 
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
-import org.jrdma.iba.diag.DiagOptions;
 import org.jrdma.iba.diag.SmpQuery;
 import org.jrdma.iba.smp.SmpGuidInfo;
 import org.jrdma.iba.smp.SmpNodeDescription;
@@ -15,15 +12,12 @@ import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.iba.smp.SmpSlToVlMappingTable;
 import org.jrdma.iba.smp.SmpSwitchInfo;
 import org.jrdma.iba.smp.SmpVlArbitrationTable;
-import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtool smpquery}: reads one subnet management attribute of a node and prints it as
@@ -33,12 +27,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "smpquery", mixinStandardHelpOptions = true,
         description = "Query a subnet management attribute of a node: nodeinfo (NI), nodedesc (ND), portinfo (PI), "
                 + "switchinfo (SI), pkeys (PKeys), sl2vl (SL2VL), vlarb (VLArb), guids (GI).")
-final class SmpqueryCommand implements Callable<Integer> {
+final class SmpqueryCommand extends FabricCommand {
     /** The operations {@code --sa} answers, from NodeRecord, PortInfoRecord and SwitchInfoRecord. */
     private static final List<String> SA_OPERATIONS = List.of("nodeinfo", "ni", "nodedesc", "nd", "portinfo", "pi", "switchinfo", "si");
-
-    @Mixin
-    FabricOptions fabric;
 
     @Mixin
     NodeNameMapOption names;
@@ -49,8 +40,8 @@ final class SmpqueryCommand implements Callable<Integer> {
     @Option(names = {"-D", "--Direct"}, description = "the destination is a directed route 0,port,... from the local port")
     boolean directed;
 
-    @Option(names = {"-K", "--show_keys"}, description = "show the M_Key and other keys instead of <not displayed>")
-    boolean showKeys;
+    @Mixin
+    ShowKeysOption keys;
 
     @Parameters(index = "0", paramLabel = "OP", description = "the attribute to query")
     String op;
@@ -61,41 +52,32 @@ final class SmpqueryCommand implements Callable<Integer> {
     @Parameters(index = "2", arity = "0..1", paramLabel = "PORT", description = "the port (portinfo, pkeys, sl2vl, vlarb)")
     Integer port;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() {
+    int run() {
         Destination d = Destination.parse(dest, directed);
         NodeNameMap map = names.map();
         int p = port == null ? 0 : port;
-        if (p < 0 || p > 254) {
-            throw new UsageException("port " + p + " outside 0..254");
-        }
+        checkRange(p, 0, 254, "port");
         String operation = op.toLowerCase(Locale.ROOT);
         if (viaSa.sa && !SA_OPERATIONS.contains(operation)) {
             throw new UsageException("--sa answers " + String.join(", ", SA_OPERATIONS) + ": the SA gives P_KeyTableRecords only "
                     + "to trusted requesters (IBA 15.4.1) and keeps SL-to-VL and VL arbitration records only for the tables its SM set");
         }
-        try (MadEngine engine = fabric.openEngine()) {
-            SmpClient smp = viaSa.smp(fabric, engine);
-            String text = switch (operation) {
-                case "nodeinfo", "ni" -> SmpQuery.nodeInfo(d.portId(), smp.get(new SmpNodeInfo(), d.target(), 0));
-                case "nodedesc", "nd" -> SmpQuery.nodeDescription(nodeDescription(smp, d.target(), map));
-                case "portinfo", "pi" -> SmpQuery.portInfo(d.portId(), p, smp.get(new SmpPortInfo(), d.target(), p),
-                        DiagOptions.defaults().withShowKeys(showKeys));
-                case "switchinfo", "si" -> SmpQuery.switchInfo(d.portId(), smp.get(new SmpSwitchInfo(), d.target(), 0));
-                case "pkeys", "pkey" -> pKeys(smp, d.target(), p);
-                case "guids", "gi" -> guids(smp, d.target());
-                case "sl2vl" -> slToVl(smp, d, p);
-                case "vlarb" -> vlArbitration(smp, d, p);
-                default -> throw new UsageException("unknown operation \"" + op + "\"");
-            };
-            PrintWriter out = spec.commandLine().getOut();
-            out.print(text);
-            out.flush();
-            return ExitCodes.OK;
-        }
+        SmpClient smp = viaSa.smp(fabric, engine());
+        String text = switch (operation) {
+            case "nodeinfo", "ni" -> SmpQuery.nodeInfo(d.portId(), smp.get(new SmpNodeInfo(), d.target(), 0));
+            case "nodedesc", "nd" -> SmpQuery.nodeDescription(nodeDescription(smp, d.target(), map));
+            case "portinfo", "pi" -> SmpQuery.portInfo(d.portId(), p, smp.get(new SmpPortInfo(), d.target(), p),
+                    keys.diagOptions());
+            case "switchinfo", "si" -> SmpQuery.switchInfo(d.portId(), smp.get(new SmpSwitchInfo(), d.target(), 0));
+            case "pkeys", "pkey" -> pKeys(smp, d.target(), p);
+            case "guids", "gi" -> guids(smp, d.target());
+            case "sl2vl" -> slToVl(smp, d, p);
+            case "vlarb" -> vlArbitration(smp, d, p);
+            default -> throw new UsageException("unknown operation \"" + op + "\"");
+        };
+        out().print(text);
+        return ExitCodes.OK;
     }
 
     /** The NodeDescription, its text replaced by the node name map's name for the node, if it has one. */

@@ -1,5 +1,8 @@
 package org.jrdma.mad;
 
+import java.util.Optional;
+import org.jrdma.devices.EndPort;
+
 /**
  * Sends and receives raw 256-byte MADs for one end port: the kernel's umad interface or an ibsim
  * simulated fabric. Implementations are safe for one sending and one receiving thread at a time.
@@ -18,6 +21,13 @@ public interface MadTransport extends AutoCloseable {
 
     /** A short description for messages, e.g. {@code ibsim @jrdma123-1 node "sw1"}. */
     String describe();
+
+    /**
+     * The local end port this transport sends from and receives on: where the paths of MADs that
+     * need one start (SA queries, replies to requests). A snapshot: its LID and states are those of
+     * when it was read. Empty when the transport cannot say which port it is.
+     */
+    Optional<EndPort> endPort();
 
     /**
      * True if this transport does RMPP (IBA 13.6) for a management class itself: it hands over a

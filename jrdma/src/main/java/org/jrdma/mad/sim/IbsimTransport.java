@@ -1,7 +1,9 @@
 package org.jrdma.mad.sim;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.mad.MadHeader;
 import org.jrdma.iba.mad.RmppHeader;
@@ -119,6 +121,12 @@ public final class IbsimTransport implements MadTransport {
     @Override
     public boolean reassemblesRmpp(int mgmtClass) {
         return false;
+    }
+
+    /** The end port of the node the client is attached at ({@link IbsimClient#endPort()}). */
+    @Override
+    public Optional<EndPort> endPort() {
+        return Optional.of(client.endPort());
     }
 
     @Override

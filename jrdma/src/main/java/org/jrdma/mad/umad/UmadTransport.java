@@ -6,8 +6,11 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jrdma.RdmaException;
+import org.jrdma.devices.EndPort;
+import org.jrdma.devices.SysfsDevices;
 import org.jrdma.iba.Iba;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.wire.Bits;
@@ -231,6 +234,18 @@ public final class UmadTransport implements MadTransport {
     /** {@code to} as the addressing fields of the kernel's MAD header. */
     static UmadFile.Address address(MadAddress to) {
         return new UmadFile.Address(to.lid(), to.qpn(), to.qkey(), to.sl(), to.pkeyIndex(), to.gid());
+    }
+
+    /**
+     * The end port of this umad device ({@link UmadDevice#caName()}, {@link UmadDevice#port()}) as
+     * this machine's sysfs shows it now; empty if sysfs does not list that port.
+     *
+     * @throws RdmaException if sysfs holds a malformed device (see {@link SysfsDevices})
+     */
+    @Override
+    public Optional<EndPort> endPort() {
+        return SysfsDevices.system().read().stream().filter(d -> d.name().equals(device.caName()))
+                .flatMap(d -> d.endPort(device.port()).stream()).findFirst();
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.RdmaException;
 import org.jrdma.devices.EndPort;
@@ -174,9 +175,10 @@ public final class VMad implements MadTransport {
         return resource;
     }
 
-    /** The end port this transport sends from, python-rdma's {@code end_port}. */
-    public EndPort endPort() {
-        return endPort;
+    /** The end port this transport sends from, python-rdma's {@code end_port}; never empty. */
+    @Override
+    public Optional<EndPort> endPort() {
+        return Optional.of(endPort);
     }
 
     /** The number of the UD queue pair the MADs leave from and arrive at. */

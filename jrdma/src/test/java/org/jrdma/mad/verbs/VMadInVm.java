@@ -89,7 +89,7 @@ public final class VMadInVm {
 
     private void open() {
         try (VMad vmad = new VMad(endPort)) {
-            equal(endPort, vmad.endPort(), "end port");
+            equal(endPort, vmad.endPort().orElseThrow(), "end port");
             equal(Iba.IB_DEFAULT_QP1_QKEY, vmad.qkey(), "GSI Q_Key by default");
             equal(Iba.DEFAULT_PKEY, vmad.pkey(), "default P_Key");
             require(vmad.qpNum() > 1, "a QP of our own: " + vmad);

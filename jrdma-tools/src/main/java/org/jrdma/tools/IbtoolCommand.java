@@ -1,0 +1,119 @@
+package org.jrdma.tools;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import org.jrdma.RdmaException;
+import org.jrdma.iba.Guid;
+import org.jrdma.iba.Lid;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * What every {@code ibtool} subcommand shares: its standard output and error, the checks of its
+ * arguments, and its end: {@link #run()} returns an exit status ({@link ExitCodes}) or throws, and
+ * {@link Ibtool#commandLine} turns what it throws into a one-line message and a status. Output is
+ * flushed however the command ends, so what it printed before a failure is not lost.
+ */
+abstract class IbtoolCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    /** Runs the command; the resources it opened are released and its output flushed, however it ends. */
+    @Override
+    public final Integer call() throws Exception {
+        try (AutoCloseable resources = this::release) {
+            return run();
+        } finally {
+            out().flush();
+            err().flush();
+        }
+    }
+
+    /** Does the command's work and says how it went: {@link ExitCodes#OK} or {@link ExitCodes#INCOMPLETE}. */
+    abstract int run() throws Exception;
+
+    /** Releases what {@link #run()} opened; nothing here. */
+    void release() {
+    }
+
+    /** Standard output. */
+    final PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    /** Standard error. */
+    final PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    /** Prints {@code message} on standard error after the command's name, as the C tools warn. */
+    final void warn(String message) {
+        err().println(spec.name() + ": " + message);
+        err().flush();
+    }
+
+    /**
+     * Reports the parts of the fabric that did not answer, one warning each, and returns the exit
+     * status of an answer with such gaps: {@link ExitCodes#INCOMPLETE}, or {@link ExitCodes#OK} if
+     * there are none.
+     */
+    final int reportProblems(List<String> problems) {
+        problems.forEach(this::warn);
+        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
+    }
+
+    /**
+     * Checks a numeric argument.
+     *
+     * @param what how the usage message names the argument, e.g. {@code --state} or {@code PORTNUM}
+     * @throws UsageException {@code "<what> <value> outside <min>..<max>"}
+     */
+    static void checkRange(long value, long min, long max, String what) {
+        if (value < min || value > max) {
+            throw new UsageException(what + " " + value + " outside " + min + ".." + max);
+        }
+    }
+
+    /**
+     * Reads a LID argument, decimal or 0x-hex, as {@link Lid#parse} does.
+     *
+     * @throws UsageException {@code "bad LID \"<text>\": <why>"}
+     */
+    static int parseLid(String text) {
+        try {
+            return Lid.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("bad LID \"" + text + "\": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Reads a port or node GUID argument, {@code 0x...} or {@code xxxx:xxxx:xxxx:xxxx}, as
+     * {@link Guid#parse} does.
+     *
+     * @throws UsageException saying why it is not a GUID
+     */
+    static Guid parseGuid(String text) {
+        try {
+            return Guid.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /**
+     * The result of a query, a failure of which is explained the C tool's way:
+     * {@code "<what> (<why>)"}.
+     *
+     * @throws RdmaException naming {@code what}, the query's failure as its cause
+     */
+    static <T> T explained(String what, Supplier<T> query) {
+        try {
+            return query.get();
+        } catch (RdmaException e) {
+            throw new RdmaException(what + " (" + e.getMessage() + ")", e);
+        }
+    }
+}
