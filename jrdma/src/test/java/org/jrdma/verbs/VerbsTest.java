@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.jrdma.SysException;
-import org.jrdma.testkit.Peers;
+import org.jrdma.testkit.junit.Peers;
 import org.junit.jupiter.api.Test;
 
 /**
