@@ -29,8 +29,8 @@ import picocli.CommandLine;
  * run of a single Java pair started for the whole test ({@code --runs}: the pair warms up once,
  * then sleeps in a read of standard input between runs, {@link RunGate}), the two in turn, C
  * first in odd rounds and Java first in even ones. Rounds are short, so the host's slow drifts
- * hit both tools alike, and many of them cost little: the Java start, which in the emulated VM
- * takes about a minute, is paid once per test and not per round. Two settling rounds run first
+ * hit both tools alike, and many of them cost little: the Java start, slow in the emulated VM,
+ * is paid once per test and not per round. Two settling rounds run first
  * and are not counted ({@link #SETTLING_ROUNDS}). Nothing else should run in the VM meanwhile:
  * {@code bin/bench-verbs} runs this class interpreted ({@code -Xint}), so that no JIT compiler
  * thread of its own competes, in the background, with whichever tool is being timed.
@@ -43,8 +43,9 @@ import picocli.CommandLine;
  * ping-pong sides of a pair get the same options. The ping-pong warm-up defaults to 20,000
  * exchanges whatever {@code --pp-iters} is: a side refills its receive queue once every
  * {@code rx-depth - 1} (499) exchanges, and that path must have run some twenty times to be
- * compiled before the timing starts; with 3,000 exchanges it was compiled inside the timed loop,
- * and with {@code -Xbatch} the side stalled while it compiled (about 0.3 s of 1.3 s).
+ * compiled before the timing starts; with a shorter warm-up it is compiled inside the timed loop,
+ * where {@code -Xbatch} stalls the side while it compiles. The figures these choices were made
+ * from are in the README's benchmark section.
  */
 public final class VerbsBenchmark {
     private static final Pattern LATENCY = Pattern.compile("(\\d+) iters in ([0-9.]+) seconds = ([0-9.]+) usec/iter");
@@ -53,9 +54,8 @@ public final class VerbsBenchmark {
     private static final Pattern READY = Pattern.compile("^" + Pattern.quote(RunGate.READY));
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
     /**
-     * Rounds run first and thrown away. Right after the VM boots, soft-RoCE runs slowly for a
-     * while whatever runs on it: the first five C pairs in a freshly booted VM took 44 to 77 µs a
-     * round trip, the next seven 40 to 50.
+     * Rounds run first and thrown away: right after the VM boots, soft-RoCE runs slowly for a
+     * while whatever runs on it.
      */
     private static final int SETTLING_ROUNDS = 2;
     /** How long a Java pair may take to start and warm up, plus how long each of its runs may take. */
