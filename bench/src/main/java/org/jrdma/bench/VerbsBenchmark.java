@@ -14,7 +14,6 @@ import org.jrdma.examples.PeerPair;
 import org.jrdma.examples.RcPingpong;
 import org.jrdma.examples.RunGate;
 import org.jrdma.examples.WriteBw;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -63,7 +62,6 @@ public final class VerbsBenchmark {
     private static final Duration JAVA_RUN = Duration.ofMinutes(2);
 
     /** The command line: the rounds, the device, and each tool's size, iterations and warm-up. */
-    @Command(name = "VerbsBenchmark")
     private static final class Settings {
         @Option(names = "--rounds") int rounds = 11;
         @Option(names = "--device") String device = "rxe0";

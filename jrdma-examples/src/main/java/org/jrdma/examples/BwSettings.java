@@ -1,8 +1,9 @@
 package org.jrdma.examples;
 
 import java.util.List;
-import org.jrdma.examples.CommandLine.Option;
-import org.jrdma.examples.CommandLine.UsageException;
+import org.jrdma.examples.GetoptStyle.Unsupported;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * What {@link WriteBw} is asked to do: the options of perftest's {@code ib_write_bw} this
@@ -38,47 +39,53 @@ record BwSettings(String server, int port, String device, int ibPort, int size, 
     /** The most iterations perftest computes the peak bandwidth for. */
     private static final int PEAK_ITERS_LIMIT = 20000;
 
-    /** The options of {@code ib_write_bw} this knows; the ones it refuses are listed as unsupported. */
-    static final List<Option> OPTIONS = List.of(
-            Option.of("ib-dev", 'd', true),
-            Option.of("ib-port", 'i', true),
-            Option.of("size", 's', true),
-            Option.of("iters", 'n', true),
-            Option.of("duration", 'D', true),
-            Option.of("gid-index", 'x', true),
-            Option.of("port", 'p', true),
-            Option.of("CPU-freq", 'F', false),
-            Option.of("mtu", 'm', true),
-            Option.of("tx-depth", 't', true),
-            Option.of("cq-mod", 'Q', true),
-            Option.of("noPeak", 'N', false),
-            Option.of("sl", 'S', true),
-            Option.of("qp-timeout", 'u', true),
-            Option.of("report_gbits", (char) 0, false),
-            Option.of("help", 'h', false),
-            Option.of("warmup", (char) 0, true),
-            Option.of("alloc", (char) 0, false),
-            Option.of("runs", (char) 0, true),
-            Option.unsupported("all", 'a', false),
-            Option.unsupported("bidirectional", 'b', false),
-            Option.unsupported("connection", 'c', true),
-            Option.unsupported("margin", 'f', true),
-            Option.unsupported("inline_size", 'I', true),
-            Option.unsupported("post_list", 'l', true),
-            Option.unsupported("hop_limit", 'L', true),
-            Option.unsupported("dualport", 'O', false),
-            Option.unsupported("qp", 'q', true),
-            Option.unsupported("rdma_cm", 'R', false),
-            Option.unsupported("tos", 'T', true),
-            Option.unsupported("version", 'V', false),
-            Option.unsupported("limit_bw", 'w', true),
-            Option.unsupported("report-counters", 'W', true),
-            Option.unsupported("limit_msgrate", 'y', true),
-            Option.unsupported("com_rdma_cm", 'z', false),
-            Option.unsupported("run_infinitely", (char) 0, false),
-            Option.unsupported("reversed", (char) 0, false),
-            Option.unsupported("dont_xchg_versions", (char) 0, false),
-            Option.unsupported("use_old_post_send", (char) 0, false));
+    /** The options of {@code ib_write_bw} this implements, with perftest's defaults, and the operands. */
+    private static final class Options {
+        @Option(names = {"-d", "--ib-dev"}) String device;
+        @Option(names = {"-i", "--ib-port"}) long ibPort = 1;
+        @Option(names = {"-s", "--size"}) long size = 65536;
+        @Option(names = {"-n", "--iters"}) long iters = 5000;
+        @Option(names = {"-D", "--duration"}) long duration;
+        @Option(names = {"-x", "--gid-index"}) long gidIndex = -1;
+        @Option(names = {"-p", "--port"}) long port = 18515;
+        /** Accepted as perftest accepts it; there is no cpufreq warning to silence here. */
+        @Option(names = {"-F", "--CPU-freq"}) boolean cpuFreq;
+        @Option(names = {"-m", "--mtu"}) long mtu;
+        @Option(names = {"-t", "--tx-depth"}) long txDepth = 128;
+        @Option(names = {"-Q", "--cq-mod"}) Long cqMod;
+        @Option(names = {"-N", "--noPeak"}) boolean noPeak;
+        @Option(names = {"-S", "--sl"}) long sl;
+        @Option(names = {"-u", "--qp-timeout"}) long qpTimeout = 14;
+        @Option(names = "--report_gbits") boolean gbits;
+        @Option(names = {"-h", "--help"}) boolean help;
+        @Option(names = "--warmup") Long warmup;
+        @Option(names = "--alloc") boolean alloc;
+        @Option(names = "--runs") long runs = 1;
+        @Parameters List<String> operands;
+    }
+
+    /** The options of {@code ib_write_bw} this does not implement: refused. */
+    private static final List<Unsupported> UNSUPPORTED = List.of(
+            new Unsupported("all", 'a', false),
+            new Unsupported("bidirectional", 'b', false),
+            new Unsupported("connection", 'c', true),
+            new Unsupported("margin", 'f', true),
+            new Unsupported("inline_size", 'I', true),
+            new Unsupported("post_list", 'l', true),
+            new Unsupported("hop_limit", 'L', true),
+            new Unsupported("dualport", 'O', false),
+            new Unsupported("qp", 'q', true),
+            new Unsupported("rdma_cm", 'R', false),
+            new Unsupported("tos", 'T', true),
+            new Unsupported("version", 'V', false),
+            new Unsupported("limit_bw", 'w', true),
+            new Unsupported("report-counters", 'W', true),
+            new Unsupported("limit_msgrate", 'y', true),
+            new Unsupported("com_rdma_cm", 'z', false),
+            new Unsupported("run_infinitely", (char) 0, false),
+            new Unsupported("reversed", (char) 0, false),
+            new Unsupported("dont_xchg_versions", (char) 0, false),
+            new Unsupported("use_old_post_send", (char) 0, false));
 
     /** The usage text: the options implemented. */
     static final String USAGE = """
@@ -116,50 +123,49 @@ record BwSettings(String server, int port, String device, int ibPort, int size, 
      * @throws UsageException for options perftest would refuse or this does not implement
      */
     static BwSettings parse(String[] args) throws UsageException {
-        CommandLine line = CommandLine.parse(args, OPTIONS);
-        if (line.has("help")) {
+        Options line = new Options();
+        GetoptStyle.parse(line, args, UNSUPPORTED);
+        if (line.help) {
             return null;
         }
-        if (line.operands().size() > 1) {
+        List<String> operands = line.operands == null ? List.of() : line.operands;
+        if (operands.size() > 1) {
             throw new UsageException(" Invalid Command line. Please check command rerun ");
         }
-        int duration = (int) range(line, "duration", 0, 0, Integer.MAX_VALUE);
-        int iters = duration > 0 ? 0 : (int) range(line, "iters", 5000, 5, Integer.MAX_VALUE);
-        int size = (int) range(line, "size", 65536, 1, Integer.MAX_VALUE);
-        int txDepth = (int) range(line, "tx-depth", 128, 1, 65535);
+        int duration = (int) range(line.duration, "duration", 0, Integer.MAX_VALUE);
+        int iters = duration > 0 ? 0 : (int) range(line.iters, "iters", 5, Integer.MAX_VALUE);
+        int size = (int) range(line.size, "size", 1, Integer.MAX_VALUE);
+        int txDepth = (int) range(line.txDepth, "tx-depth", 1, 65535);
         if (duration == 0) {
             txDepth = Math.min(txDepth, iters);
         }
-        int cqMod = (int) range(line, "cq-mod", 100, 1, 1024);
-        if (size > CQ_MOD_SIZE_LIMIT && !line.has("cq-mod")) {
+        int cqMod = (int) range(line.cqMod == null ? 100 : line.cqMod, "cq-mod", 1, 1024);
+        if (size > CQ_MOD_SIZE_LIMIT && line.cqMod == null) {
             cqMod = 1;
         }
         cqMod = Math.min(cqMod, txDepth);
-        boolean noPeak = line.has("noPeak") || duration > 0 || iters > PEAK_ITERS_LIMIT;
-        int mtu = (int) line.number("mtu", 0);
-        if (duration > 0 && line.has("warmup")) {
+        boolean noPeak = line.noPeak || duration > 0 || iters > PEAK_ITERS_LIMIT;
+        if (duration > 0 && line.warmup != null) {
             throw new UsageException(" --warmup works with -n, not with -D");
         }
-        return new BwSettings(line.operands().isEmpty() ? null : line.operands().getFirst(),
-                (int) range(line, "port", 18515, 0, 65535), line.string("ib-dev", null),
-                (int) range(line, "ib-port", 1, 1, 255), size, iters, duration,
-                (int) range(line, "gid-index", -1, -1, 255), mtu, txDepth, cqMod, noPeak, line.has("report_gbits"),
-                (int) range(line, "sl", 0, 0, 15), (int) range(line, "qp-timeout", 14, 0, 31),
-                warmup(line), line.has("alloc"), (int) range(line, "runs", 1, 1, Integer.MAX_VALUE));
+        return new BwSettings(operands.isEmpty() ? null : operands.getFirst(),
+                (int) range(line.port, "port", 0, 65535), line.device, (int) range(line.ibPort, "ib-port", 1, 255),
+                size, iters, duration, (int) range(line.gidIndex, "gid-index", -1, 255), (int) line.mtu, txDepth,
+                cqMod, noPeak, line.gbits, (int) range(line.sl, "sl", 0, 15),
+                (int) range(line.qpTimeout, "qp-timeout", 0, 31), warmup(line.warmup), line.alloc,
+                (int) range(line.runs, "runs", 1, Integer.MAX_VALUE));
     }
 
     /** {@code --warmup}: 0, or at least 5 writes as {@code -n} (a single write would go unsignalled). */
-    private static int warmup(CommandLine line) throws UsageException {
-        long warmup = line.number("warmup", 0);
+    private static int warmup(Long given) throws UsageException {
+        long warmup = given == null ? 0 : given;
         if (warmup != 0 && (warmup < 5 || warmup > Integer.MAX_VALUE)) {
             throw new UsageException(" --warmup should be 0 or between 5 and " + Integer.MAX_VALUE);
         }
         return (int) warmup;
     }
 
-    private static long range(CommandLine line, String name, long otherwise, long min, long max)
-            throws UsageException {
-        long value = line.number(name, otherwise);
+    private static long range(long value, String name, long min, long max) throws UsageException {
         if (value < min || value > max) {
             throw new UsageException(" " + name + " should be between " + min + " and " + max);
         }

@@ -8,7 +8,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
 import org.jrdma.WrException;
-import org.jrdma.examples.CommandLine.UsageException;
 import org.jrdma.examples.PingpongExchange.ExchangeException;
 import org.jrdma.iba.Gid;
 import org.jrdma.verbs.Access;

@@ -1,10 +1,10 @@
 package org.jrdma.examples;
 
 import java.util.List;
-import java.util.stream.Stream;
-import org.jrdma.examples.CommandLine.Option;
-import org.jrdma.examples.CommandLine.UsageException;
+import org.jrdma.examples.GetoptStyle.Unsupported;
 import org.jrdma.iba.Mtu;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * What {@link RcPingpong} or {@link UdPingpong} is asked to do: {@code ibv_rc_pingpong}'s or
@@ -31,34 +31,58 @@ import org.jrdma.iba.Mtu;
  */
 record PingpongSettings(String server, int port, String device, int ibPort, int size, Mtu mtu, int rxDepth,
         int iters, int sl, boolean events, int gidIndex, boolean check, int warmup, boolean alloc, int runs) {
-    /** The options both tools have, and the Java-only ones. */
-    private static final List<Option> COMMON = List.of(
-            Option.of("port", 'p', true),
-            Option.of("ib-dev", 'd', true),
-            Option.of("ib-port", 'i', true),
-            Option.of("size", 's', true),
-            Option.of("rx-depth", 'r', true),
-            Option.of("iters", 'n', true),
-            Option.of("sl", 'l', true),
-            Option.of("events", 'e', false),
-            Option.of("gid-idx", 'g', true),
-            Option.of("chk", 'c', false),
-            Option.of("warmup", (char) 0, true),
-            Option.of("alloc", (char) 0, false),
-            Option.of("runs", (char) 0, true));
+    /**
+     * The options both tools have, with their defaults, the Java-only ones, and the operands; the
+     * message size's default differs between the tools.
+     */
+    private static class Options {
+        @Option(names = {"-p", "--port"}) long port = 18515;
+        @Option(names = {"-d", "--ib-dev"}) String device;
+        @Option(names = {"-i", "--ib-port"}) long ibPort = 1;
+        @Option(names = {"-s", "--size"}) long size;
+        @Option(names = {"-r", "--rx-depth"}) long rxDepth = 500;
+        @Option(names = {"-n", "--iters"}) long iters = 1000;
+        @Option(names = {"-l", "--sl"}) long sl;
+        @Option(names = {"-e", "--events"}) boolean events;
+        @Option(names = {"-g", "--gid-idx"}) long gidIndex = -1;
+        @Option(names = {"-c", "--chk"}) boolean check;
+        @Option(names = "--warmup") long warmup;
+        @Option(names = "--alloc") boolean alloc;
+        @Option(names = "--runs") long runs = 1;
+        @Parameters List<String> operands;
 
-    /** {@code rc_pingpong.c}'s options; those it has and this does not implement are refused. */
-    static final List<Option> OPTIONS = concat(COMMON, List.of(
-            Option.of("mtu", 'm', true),
-            Option.unsupported("odp", 'o', false),
-            Option.unsupported("iodp", 'O', false),
-            Option.unsupported("prefetch", 'P', false),
-            Option.unsupported("ts", 't', false),
-            Option.unsupported("dm", 'j', false),
-            Option.unsupported("new_send", 'N', false)));
+        Options(int defaultSize) {
+            this.size = defaultSize;
+        }
 
-    /** {@code ud_pingpong.c}'s options, all implemented. */
-    static final List<Option> UD_OPTIONS = COMMON;
+        /** The path MTU in bytes: {@code ibv_ud_pingpong} takes the port's, and has no {@code -m}. */
+        long mtu() {
+            return 1024;
+        }
+    }
+
+    /** {@code rc_pingpong.c}'s options: the common ones and the path MTU. */
+    private static final class RcOptions extends Options {
+        @Option(names = {"-m", "--mtu"}) long mtu = 1024;
+
+        RcOptions() {
+            super(4096);
+        }
+
+        @Override
+        long mtu() {
+            return mtu;
+        }
+    }
+
+    /** The options {@code rc_pingpong.c} has and this does not implement: refused. */
+    private static final List<Unsupported> RC_UNSUPPORTED = List.of(
+            new Unsupported("odp", 'o', false),
+            new Unsupported("iodp", 'O', false),
+            new Unsupported("prefetch", 'P', false),
+            new Unsupported("ts", 't', false),
+            new Unsupported("dm", 'j', false),
+            new Unsupported("new_send", 'N', false));
 
     /** The usage text, {@code ibv_rc_pingpong}'s with the Java-only options added. */
     static final String USAGE = header("RcPingpong", 4096)
@@ -110,7 +134,7 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
      * @throws UsageException when {@code ibv_rc_pingpong} would print its usage
      */
     static PingpongSettings parse(String[] args) throws UsageException {
-        return parse(args, OPTIONS, 4096);
+        return parse(args, new RcOptions(), RC_UNSUPPORTED);
     }
 
     /**
@@ -119,51 +143,43 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
      * @throws UsageException when {@code ibv_ud_pingpong} would print its usage
      */
     static PingpongSettings parseUd(String[] args) throws UsageException {
-        return parse(args, UD_OPTIONS, 2048);
+        return parse(args, new Options(2048), List.of());
     }
 
-    private static PingpongSettings parse(String[] args, List<Option> options, int defaultSize)
+    private static PingpongSettings parse(String[] args, Options line, List<Unsupported> unsupported)
             throws UsageException {
-        CommandLine line = CommandLine.parse(args, options);
-        if (line.operands().size() > 1) {
-            throw new UsageException("at most one server name, not " + line.operands());
+        GetoptStyle.parse(line, args, unsupported);
+        List<String> operands = line.operands == null ? List.of() : line.operands;
+        if (operands.size() > 1) {
+            throw new UsageException("at most one server name, not " + operands);
         }
-        long port = line.number("port", 18515);
-        long ibPort = line.number("ib-port", 1);
-        if (port < 0 || port > 65535 || ibPort < 1 || ibPort > 255) {
+        if (line.port < 0 || line.port > 65535 || line.ibPort < 1 || line.ibPort > 255) {
             throw new UsageException("port must be 0 to 65535 and ib-port 1 to 255");
         }
         Mtu mtu;
         try {
-            mtu = Mtu.fromBytes((int) line.number("mtu", 1024));
+            mtu = Mtu.fromBytes((int) line.mtu());
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        int size = positive(line, "size", defaultSize);
-        int rxDepth = positive(line, "rx-depth", 500);
-        int iters = positive(line, "iters", 1000);
-        int runs = positive(line, "runs", 1);
-        long warmup = line.number("warmup", 0);
-        if (warmup < 0 || warmup + (long) runs * iters > Integer.MAX_VALUE) {
+        int size = positive(line.size, "size");
+        int rxDepth = positive(line.rxDepth, "rx-depth");
+        int iters = positive(line.iters, "iters");
+        int runs = positive(line.runs, "runs");
+        if (line.warmup < 0 || line.warmup + (long) runs * iters > Integer.MAX_VALUE) {
             throw new UsageException("--warmup must be 0 or more, and with --runs times --iters at most "
                     + Integer.MAX_VALUE);
         }
-        return new PingpongSettings(line.operands().isEmpty() ? null : line.operands().getFirst(), (int) port,
-                line.string("ib-dev", null), (int) ibPort, size, mtu, rxDepth, iters, (int) line.number("sl", 0),
-                line.has("events"), (int) line.number("gid-idx", -1), line.has("chk"), (int) warmup,
-                line.has("alloc"), runs);
+        return new PingpongSettings(operands.isEmpty() ? null : operands.getFirst(), (int) line.port, line.device,
+                (int) line.ibPort, size, mtu, rxDepth, iters, (int) line.sl, line.events, (int) line.gidIndex,
+                line.check, (int) line.warmup, line.alloc, runs);
     }
 
-    private static int positive(CommandLine line, String name, int otherwise) throws UsageException {
-        long value = line.number(name, otherwise);
+    private static int positive(long value, String name) throws UsageException {
         if (value < 1 || value > Integer.MAX_VALUE) {
             throw new UsageException("--" + name + " must be at least 1");
         }
         return (int) value;
-    }
-
-    private static List<Option> concat(List<Option> first, List<Option> second) {
-        return Stream.concat(first.stream(), second.stream()).toList();
     }
 
     /** Whether this side is the client. */

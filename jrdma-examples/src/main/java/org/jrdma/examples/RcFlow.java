@@ -15,8 +15,6 @@ import java.util.List;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaException;
 import org.jrdma.devices.EndPort;
-import org.jrdma.examples.CommandLine.Option;
-import org.jrdma.examples.CommandLine.UsageException;
 import org.jrdma.examples.PingpongExchange.ExchangeException;
 import org.jrdma.iba.Gid;
 import org.jrdma.path.IBPath;
@@ -37,6 +35,8 @@ import org.jrdma.verbs.WrOpcode;
 import org.jrdma.vtools.BufferPool;
 import org.jrdma.vtools.CqPoller;
 import org.jrdma.vtools.NoCmExchange;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * The libibverbs tutorial's whole RC flow ({@code ../shared/seeds/004_*}) between two processes,
@@ -84,13 +84,16 @@ public final class RcFlow {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String OK = "OK";
 
-    static final List<Option> OPTIONS = List.of(
-            Option.of("server", (char) 0, false),
-            Option.of("port", 'p', true),
-            Option.of("ib-dev", 'd', true),
-            Option.of("ib-port", 'i', true),
-            Option.of("gid-idx", 'g', true),
-            Option.of("size", 's', true));
+    /** The command line's options and operands, with their defaults. */
+    private static final class Options {
+        @Option(names = "--server") boolean server;
+        @Option(names = {"-p", "--port"}) long port = 18515;
+        @Option(names = {"-d", "--ib-dev"}) String device;
+        @Option(names = {"-i", "--ib-port"}) Long ibPort;
+        @Option(names = {"-g", "--gid-idx"}) long gidIndex;
+        @Option(names = {"-s", "--size"}) long size = 4096;
+        @Parameters List<String> operands;
+    }
 
     static final String USAGE = """
             Usage:
@@ -116,25 +119,23 @@ public final class RcFlow {
      */
     record Settings(String host, int port, String endPort, int gidIndex, int size) {
         static Settings parse(String[] args) throws UsageException {
-            CommandLine line = CommandLine.parse(args, OPTIONS);
-            boolean server = line.has("server");
-            if (server == (line.operands().size() == 1) || line.operands().size() > 1) {
-                throw new UsageException("give either --server or one server host, not " + line.operands());
+            Options line = new Options();
+            GetoptStyle.parse(line, args, List.of());
+            List<String> operands = line.operands == null ? List.of() : line.operands;
+            if (line.server == (operands.size() == 1) || operands.size() > 1) {
+                throw new UsageException("give either --server or one server host, not " + operands);
             }
-            long port = line.number("port", 18515);
-            long size = line.number("size", 4096);
-            long gidIndex = line.number("gid-idx", 0);
-            if (port < 1 || port > 65535 || size < 1 || size > 1 << 30 || gidIndex < 0 || gidIndex > 255) {
+            if (line.port < 1 || line.port > 65535 || line.size < 1 || line.size > 1 << 30 || line.gidIndex < 0
+                    || line.gidIndex > 255) {
                 throw new UsageException("port must be 1 to 65535, size 1 to 2^30 and gid-idx 0 to 255");
             }
-            String device = line.string("ib-dev", null);
-            if (device == null && line.has("ib-port")) {
+            if (line.device == null && line.ibPort != null) {
                 throw new UsageException("--ib-port needs --ib-dev");
             }
-            String endPort = device == null ? null
-                    : line.has("ib-port") ? device + "/" + line.number("ib-port", 1) : device;
-            return new Settings(server ? null : line.operands().getFirst(), (int) port, endPort, (int) gidIndex,
-                    (int) size);
+            String endPort = line.device == null ? null
+                    : line.ibPort != null ? line.device + "/" + line.ibPort : line.device;
+            return new Settings(line.server ? null : operands.getFirst(), (int) line.port, endPort,
+                    (int) line.gidIndex, (int) line.size);
         }
 
         boolean isServer() {

@@ -6,7 +6,6 @@ import java.lang.foreign.MemorySegment;
 import java.security.SecureRandom;
 import java.util.List;
 import org.jrdma.examples.BwWriter.BwException;
-import org.jrdma.examples.CommandLine.UsageException;
 import org.jrdma.examples.PingpongExchange.ExchangeException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;

@@ -17,6 +17,7 @@ import org.jrdma.testkit.vm.VmResult;
 import org.jrdma.verbs.Verbs;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import picocli.CommandLine;
 
 /**
  * The Java {@link RcPingpong}, {@link UdPingpong} and {@link WriteBw} against the C
@@ -40,7 +41,7 @@ class InteropInVmTest {
     Stream<DynamicTest> javaAndCToolsTalk() {
         Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
         VmResult result = SoftRoceVm.create().runJava(Duration.ofMinutes(20), InteropInVm.class,
-                List.of(RcPingpong.class, Verbs.class, Gid.class));
+                List.of(RcPingpong.class, Verbs.class, Gid.class, CommandLine.class));
         String output = result.output();
         System.out.println("InteropInVm in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n" + output);
         return InteropInVm.scenarios().stream().map(s -> DynamicTest.dynamicTest(s.name(), () -> check(s, output)));
