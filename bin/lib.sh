@@ -71,12 +71,15 @@ mvn_run() {
 IBTOOL_JAR="$JRDMA_ROOT/jrdma-tools/target/ibtool.jar"
 IBTOOL_JAVA_OPTIONS=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1)
 IBTOOL_AOT="$JRDMA_ROOT/jrdma-tools/target/ibtool.aot"
+# The example programs, the demo and ibtool's AOT training with everything they use, the peers
+# included (which ibtool.jar does not ship).
+EXAMPLES_JAR="$JRDMA_ROOT/jrdma-examples/target/examples.jar"
 
-# Records ibtool's AOT cache by one training discovery (org.jrdma.bench.AotTraining); needs the
-# built jars and select_jdk.
+# Records ibtool's AOT cache by one training discovery (org.jrdma.examples.demo.AotTraining);
+# needs the built jars and select_jdk.
 record_ibtool_aot_cache() {
     rm -f "$IBTOOL_AOT"
-    java -cp "$JRDMA_ROOT/bench/target/benchmarks.jar" org.jrdma.bench.AotTraining "$IBTOOL_AOT" \
+    java -cp "$EXAMPLES_JAR" org.jrdma.examples.demo.AotTraining "$IBTOOL_AOT" \
         "$JAVA_HOME/bin/java" "${IBTOOL_JAVA_OPTIONS[@]}" -jar "$IBTOOL_JAR"
 }
 

@@ -2,6 +2,5 @@
 module org.jrdma.tools {
     requires org.jrdma;
     requires info.picocli;
-    requires org.jrdma.testkit;
     opens org.jrdma.tools to info.picocli;
 }

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.jrdma.testkit.junit.NativeCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.jrdma.testkit.NativeCommand;
 
 /** Checks the errno table against glibc's {@code strerrorname_np} and {@code strerror}. */
 class ErrnoTest {

@@ -3,6 +3,7 @@ package org.jrdma.bench;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import org.jrdma.examples.demo.AotTraining;
 import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.sim.IbsimTransport;

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.jrdma.testkit.NativeCommand;
+import org.jrdma.testkit.junit.NativeCommand;
 
 /**
  * Builds and runs a small C program against the real C libraries (libibmad, libibumad,

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

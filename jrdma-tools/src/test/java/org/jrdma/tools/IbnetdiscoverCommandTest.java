@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
 /** {@code ibtool ibnetdiscover} against infiniband-diags' ibnetdiscover on the same simulated fabric. */

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.jrdma.iba.Guid;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

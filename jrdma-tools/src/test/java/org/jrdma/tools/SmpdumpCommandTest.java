@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
 import org.jrdma.testkit.fabric.ToolResult;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

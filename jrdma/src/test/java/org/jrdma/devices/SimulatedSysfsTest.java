@@ -12,10 +12,11 @@ import org.jrdma.iba.Guid;
 import org.jrdma.iba.NodeType;
 import org.jrdma.iba.PhysPortState;
 import org.jrdma.iba.PortState;
-import org.jrdma.testkit.Peers;
+import org.jrdma.testkit.Executables;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
 import org.jrdma.testkit.fabric.ToolResult;
+import org.jrdma.testkit.junit.Peers;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +41,7 @@ class SimulatedSysfsTest {
 
     @Test
     void readsTheTreeOfASimulatedNodeAsIbstatSeesIt(Fabric fabric, @TempDir Path copy) {
-        Peers.require(Peers.hasExecutable("python3"), "python3 (Debian package python3)");
+        Peers.require(Executables.isInstalled("python3"), "python3 (Debian package python3)");
         Path sys = copy.resolve("sys");
         ToolResult ibstat = fabric.runAt("node02 HCA-1", "python3", "-c", COPY_TREE.formatted(sys)).orThrow();
         String out = ibstat.stdout();

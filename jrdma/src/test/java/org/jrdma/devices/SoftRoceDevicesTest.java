@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jrdma.iba.Gid;
-import org.jrdma.testkit.Peers;
+import org.jrdma.testkit.junit.Peers;
 import org.jrdma.testkit.vm.SoftRoceVm;
 import org.jrdma.testkit.vm.VmResult;
 import org.junit.jupiter.api.BeforeAll;

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.jrdma.SysException;
-import org.jrdma.testkit.NativeCommand;
+import org.jrdma.testkit.junit.NativeCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

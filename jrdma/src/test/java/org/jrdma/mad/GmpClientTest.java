@@ -12,8 +12,8 @@ import org.jrdma.iba.sa.SaPathRecord;
 import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.mad.sim.IbsimTransport;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
 import org.jrdma.testkit.fabric.ToolResult;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
 /** PerfMgt and SubnAdm requests through jrdma's ibsim client, answered by ibsim's PMA and OpenSM's SA. */

@@ -16,8 +16,8 @@ import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.mad.sim.IbsimTransport;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
 import org.jrdma.testkit.fabric.Topology;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
 /** The seed's scheduler patterns, run against ibsim. */

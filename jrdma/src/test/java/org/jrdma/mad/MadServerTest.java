@@ -22,7 +22,7 @@ import org.jrdma.iba.mad.MadClassPortInfo;
 import org.jrdma.iba.wire.Bits;
 import org.jrdma.path.IBPath;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -11,7 +11,7 @@ import org.jrdma.iba.Mad;
 import org.jrdma.iba.pm.PmPortCounters;
 import org.jrdma.path.IBPath;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
 /** Paths from OpenSM's PathRecords: resolvePath and getMadPath. */

@@ -21,7 +21,7 @@ import org.jrdma.iba.wire.Bits;
 import org.jrdma.iba.wire.MadDecoder;
 import org.jrdma.path.IBPath;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -8,7 +8,7 @@ import org.jrdma.iba.sa.SaMultiPathRecord;
 import org.jrdma.iba.sa.SaPathRecord;
 import org.jrdma.iba.sa.SaServiceRecord;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -16,9 +16,9 @@ import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import org.jrdma.mad.sim.IbsimTransport;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
-import org.jrdma.testkit.fabric.Topology;
 import org.jrdma.testkit.fabric.ToolResult;
+import org.jrdma.testkit.fabric.Topology;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -19,7 +19,7 @@ import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.SaTransactor;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
 /**

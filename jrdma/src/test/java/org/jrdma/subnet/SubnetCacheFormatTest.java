@@ -30,7 +30,7 @@ class SubnetCacheFormatTest {
 
     @BeforeEach
     void requireFabric() {
-        org.jrdma.testkit.Peers.require(Fabric.isAvailable(), Fabric.unavailabilityCause().orElse(""));
+        org.jrdma.testkit.junit.Peers.require(Fabric.isAvailable(), Fabric.unavailabilityCause().orElse(""));
     }
 
     @Test

@@ -13,8 +13,8 @@ import org.jrdma.mad.SaTransactor;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.sim.IbsimTransport;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.Topology;
 import org.jrdma.testkit.fabric.ToolResult;
+import org.jrdma.testkit.fabric.Topology;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ class SubnetDiscoveryTest {
 
     @BeforeEach
     void requireFabric() {
-        org.jrdma.testkit.Peers.require(Fabric.isAvailable(), Fabric.unavailabilityCause().orElse(""));
+        org.jrdma.testkit.junit.Peers.require(Fabric.isAvailable(), Fabric.unavailabilityCause().orElse(""));
     }
 
     @Test

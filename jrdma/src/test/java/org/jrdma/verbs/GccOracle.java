@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.jrdma.testkit.NativeCommand;
+import org.jrdma.testkit.junit.NativeCommand;
 
 /**
  * Compiles and runs a small C program against {@code <infiniband/verbs.h>} and libibverbs, the

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.jrdma.NoSuchDeviceException;
 import org.jrdma.SysException;
-import org.jrdma.testkit.Peers;
+import org.jrdma.testkit.junit.Peers;
 import org.junit.jupiter.api.Test;
 
 /**

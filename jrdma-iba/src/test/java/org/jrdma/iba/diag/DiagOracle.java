@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import org.jrdma.testkit.NativeCommand;
+import org.jrdma.testkit.junit.NativeCommand;
 
 /**
  * {@code src/test/c/diag_oracle.c}, built with gcc against the installed libibmad the first time a

@@ -16,8 +16,8 @@ import org.jrdma.iba.smp.SmpSlToVlMappingTable;
 import org.jrdma.iba.smp.SmpSwitchInfo;
 import org.jrdma.iba.smp.SmpVlArbitrationTable;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
 import org.jrdma.testkit.fabric.ToolResult;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 

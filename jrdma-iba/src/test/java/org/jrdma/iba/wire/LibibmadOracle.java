@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jrdma.testkit.NativeCommand;
-import org.jrdma.testkit.Peers;
+import org.jrdma.testkit.Executables;
+import org.jrdma.testkit.junit.NativeCommand;
+import org.jrdma.testkit.junit.Peers;
 
 /**
  * libibmad's view of every field it knows ({@code enum MAD_FIELDS} in {@code <infiniband/mad.h>}),
@@ -29,7 +30,7 @@ import org.jrdma.testkit.Peers;
  * lines, so the compiler supplies their values.
  *
  * <p>A missing gcc, header or library is a missing peer: the test fails when {@code CI=true} and is
- * skipped loudly elsewhere, as {@code org.jrdma.testkit.Peers} does.
+ * skipped loudly elsewhere, as {@code org.jrdma.testkit.junit.Peers} does.
  */
 final class LibibmadOracle {
     /** Size of every buffer handed to the C side; must match BUF_SIZE in ibmad_oracle.c. */
@@ -254,7 +255,7 @@ final class LibibmadOracle {
     private static Path locateHeader(Path dir) throws IOException, InterruptedException {
         Path probe = dir.resolve("find_mad_h.c");
         Files.writeString(probe, "#include <infiniband/mad.h>\n");
-        Peers.require(Peers.hasExecutable("gcc"), "gcc, to build the libibmad oracle (apt-get install gcc)");
+        Peers.require(Executables.isInstalled("gcc"), "gcc, to build the libibmad oracle (apt-get install gcc)");
         NativeCommand.Output deps = NativeCommand.run(dir, List.of("gcc", "-M", probe.toString()), null);
         Peers.require(deps.exitCode() == 0, "<infiniband/mad.h>; install libibmad-dev (gcc said: "
                 + deps.stderr().strip() + ")");

@@ -12,7 +12,7 @@ import org.jrdma.iba.mad.SmpFormat;
 import org.jrdma.iba.smp.SmpNodeDescription;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.SimulatedFabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
 /** ibsim's client protocol spoken by jrdma against a real ibsim, no libumad2sim involved. */

@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import org.jrdma.iba.Gid;
-import org.jrdma.testkit.Peers;
+import org.jrdma.testkit.junit.Peers;
 import org.jrdma.testkit.vm.SoftRoceVm;
 import org.jrdma.testkit.vm.VmResult;
 import org.junit.jupiter.api.Test;

@@ -13,8 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.jrdma.testkit.NativeCommand;
-import org.jrdma.testkit.Peers;
+import org.jrdma.testkit.junit.NativeCommand;
+import org.jrdma.testkit.junit.Peers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,0 +1,261 @@
+package org.jrdma.examples;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.security.SecureRandom;
+import java.util.List;
+import org.jrdma.examples.BwWriter.BwException;
+import org.jrdma.examples.PingpongExchange.ExchangeException;
+import org.jrdma.iba.Gid;
+import org.jrdma.iba.Mtu;
+import org.jrdma.verbs.Access;
+import org.jrdma.verbs.AhAttr;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Cq;
+import org.jrdma.verbs.Mr;
+import org.jrdma.verbs.Pd;
+import org.jrdma.verbs.PortAttr;
+import org.jrdma.verbs.Qp;
+import org.jrdma.verbs.QpAttr;
+import org.jrdma.verbs.QpCap;
+import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QpState;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.Verbs;
+import org.jrdma.verbs.VerbsDevice;
+
+/**
+ * perftest's {@code ib_write_bw} in Java, for its default case: RC, one queue pair, RDMA writes
+ * from client to server, unidirectional, without rdma_cm. It speaks perftest 6.06's TCP side
+ * channel ({@link PerftestChannel}), so either side may be the C tool, and prints perftest's
+ * test description, addresses and result table.
+ *
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED -cp ... org.jrdma.examples.WriteBw -d rxe0 -x 0 -F           # server
+ * java --enable-native-access=ALL-UNNAMED -cp ... org.jrdma.examples.WriteBw -d rxe0 -x 0 -F 10.0.0.1  # client
+ * </pre>
+ *
+ * <p>The client writes ({@link BwWriter}); the server only waits, then prints the client's
+ * report (of its last run, with {@code --runs}). Each side is one thread, and opens the device
+ * confined to it ({@link Verbs#openConfined}). Not supported: other tests and transports
+ * ({@code -c}), bidirectional runs ({@code -b}), all sizes ({@code -a}), several QPs, post lists,
+ * inline data, rdma_cm, dual port, limits, counters and the rest of perftest's options outside
+ * {@link BwSettings}; the page size and cache line are taken as 4096 and 64 bytes; relaxed
+ * ordering is not used.
+ */
+public final class WriteBw {
+    /** perftest's cycle buffer: the page size. */
+    private static final int CYCLE_BUFFER = 4096;
+    /** perftest's cache line size. */
+    private static final int CACHE_LINE = 64;
+    private static final int MIN_RNR_TIMER = 12;
+
+    private final BwSettings settings;
+    private final Context ctx;
+    private final String device;
+    private final Arena arena;
+    private final int myPsn = new SecureRandom().nextInt() & 0xffffff;
+
+    private WriteBw(BwSettings settings, Context ctx, String device, Arena arena) {
+        this.settings = settings;
+        this.ctx = ctx;
+        this.device = device;
+        this.arena = arena;
+    }
+
+    /** Runs {@code ib_write_bw} with {@code args}; exits 0 on success, 1 on failure. */
+    public static void main(String[] args) {
+        BwSettings settings;
+        try {
+            settings = BwSettings.parse(args);
+        } catch (UsageException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+            return;
+        }
+        if (settings == null) {
+            System.out.print(BwSettings.USAGE);
+            System.exit(1);
+        }
+        System.exit(run(settings));
+    }
+
+    /** Runs one side; returns the exit status, printing what failed on standard error. */
+    static int run(BwSettings settings) {
+        try {
+            List<VerbsDevice> devices = Verbs.devices();
+            String device = settings.device() != null ? settings.device()
+                    : devices.isEmpty() ? null : devices.getFirst().name();
+            if (device == null || devices.stream().noneMatch(d -> d.name().equals(device))) {
+                System.err.println(" Unable to find the Infiniband/RoCE device");
+                return 1;
+            }
+            try (Arena arena = Arena.ofConfined(); Context ctx = Verbs.openConfined(device)) {
+                return new WriteBw(settings, ctx, device, arena).test();
+            }
+        } catch (ExchangeException | BwException | IOException e) {
+            System.err.println(e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
+            System.err.println(e);
+            return 1;
+        }
+    }
+
+    private int test() throws ExchangeException, BwException, IOException {
+        PortAttr port = ctx.queryPort(settings.ibPort());
+        boolean ethernet = port.linkLayer() == PortAttr.LINK_LAYER_ETHERNET;
+        int gidIndex = settings.gidIndex() == -1 && ethernet ? 0 : settings.gidIndex();
+        if (!settings.isClient()) {
+            System.out.println();
+            System.out.println("************************************");
+            System.out.println("* Waiting for client to connect... *");
+            System.out.println("************************************");
+        }
+        try (PerftestChannel channel = settings.isClient()
+                ? PerftestChannel.connect(settings.server(), settings.port())
+                : PerftestChannel.accept(settings.port())) {
+            double version = channel.exchangeVersions();
+            if (version < PerftestChannel.OLDEST_VERSION) {
+                throw new IOException("perftest version " + version + " on the other side is older than "
+                        + PerftestChannel.OLDEST_VERSION + ", which this does not speak");
+            }
+            int cycleBuffer = Math.max(CYCLE_BUFFER, channel.exchange(CYCLE_BUFFER));
+            int cacheLine = Math.max(CACHE_LINE, channel.exchange(CACHE_LINE));
+            Mtu mtu = localMtu(port);
+            Mtu remoteMtu = Mtu.fromValueOrNull(channel.exchangeMtu(mtu.value()));
+            if (remoteMtu != null && remoteMtu.value() < mtu.value()) {
+                mtu = remoteMtu;
+            }
+            printTestInfo(mtu, ethernet, gidIndex);
+            return exchangeAndRun(channel, port, mtu, gidIndex, cycleBuffer, cacheLine);
+        }
+    }
+
+    private int exchangeAndRun(PerftestChannel channel, PortAttr port, Mtu mtu, int gidIndex, int cycleBuffer,
+            int cacheLine) throws IOException, BwException {
+        int buffSize = Math.max(settings.size(), cycleBuffer);
+        MemorySegment buf = arena.allocate(2L * buffSize, CYCLE_BUFFER);
+        Pd pd = ctx.pd();
+        Mr mr = pd.mr(buf, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        Cq cq = ctx.cq(settings.txDepth());
+        Qp qp = pd.qp(new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(settings.txDepth(), 1, 1, 1, 0)));
+        qp.modify(new QpAttr().qpState(QpState.INIT).pkeyIndex(0).portNum(settings.ibPort())
+                .qpAccessFlags(Access.LOCAL_WRITE | Access.REMOTE_WRITE));
+        Gid gid = gidIndex >= 0 ? ctx.queryGid(settings.ibPort(), gidIndex) : null;
+        PerftestDest mine = new PerftestDest(port.lid(), 1, qp.qpNum(), myPsn, mr.rkey(), mr.addr() + buffSize, gid, 0);
+        System.out.println(mine.describe("local"));
+        PerftestDest remote = channel.handshake(mine);
+        System.out.println(remote.describe("remote"));
+        if (gid != null && isIpv4(gid) != isIpv4(remote.gid())) {
+            throw new IOException("\n Found Incompatibility issue with GID types.\n Please Try to use a different IP version.\n");
+        }
+        connect(qp, remote, mtu, gidIndex);
+        channel.handshake(mine);
+        channel.handshake(mine);
+        System.out.println(BwReport.RESULT_LINE);
+        System.out.println(BwReport.header(settings.gbits()));
+        if (!settings.isClient()) {
+            channel.handshake(mine);
+            BwReport theirs = channel.exchange(new BwReport(0, 0, 0, 0, 0));
+            System.out.println(theirs.row(settings.gbits()));
+            channel.finish(mine);
+            System.out.println(BwReport.RESULT_LINE);
+            return 0;
+        }
+        BwWriter writer = new BwWriter(qp, cq, settings, mr.addr(), mr.lkey(), remote.vaddr(), remote.rkey(),
+                cycleBuffer, cacheLine);
+        writer.warmUp();
+        if (settings.warmup() > 0) {
+            writer.untimed(settings.warmup());
+        }
+        RunGate gate = new RunGate(settings.runs());
+        BwReport report = null;
+        long allocated = 0;
+        long ops = 0;
+        for (int run = 1; run <= gate.runs(); run++) {
+            gate.await(run);
+            report = writer.run();
+            allocated += writer.allocated();
+            ops += writer.ops();
+            System.out.println(report.row(settings.gbits()));
+        }
+        System.out.println(BwReport.RESULT_LINE);
+        if (settings.alloc()) {
+            System.out.println(AllocationMeter.report(allocated, ops));
+        }
+        channel.handshake(mine);
+        channel.exchange(report);
+        channel.finish(mine);
+        return 0;
+    }
+
+    /** perftest's {@code set_mtu}: the port's active MTU unless a smaller valid one was asked for. */
+    private Mtu localMtu(PortAttr port) {
+        Mtu active = port.activeMtu();
+        if (settings.mtu() == 0) {
+            return active;
+        }
+        Mtu asked;
+        try {
+            asked = Mtu.fromBytes(settings.mtu());
+        } catch (IllegalArgumentException e) {
+            System.err.println(" Invalid MTU - " + settings.mtu() + " ");
+            System.err.println(" Please choose mtu from {256,512,1024,2048,4096}");
+            System.err.println(" Will run with the port active mtu - " + active.value());
+            return active;
+        }
+        if (asked.value() > active.value()) {
+            System.out.println("Requested mtu is higher than active mtu ");
+            System.out.println("Changing to active mtu - " + active.value());
+            return active;
+        }
+        return asked;
+    }
+
+    /** {@code ctx_print_test_info} for this test. */
+    private void printTestInfo(Mtu mtu, boolean ethernet, int gidIndex) {
+        System.out.println(BwReport.RESULT_LINE);
+        System.out.println("                    RDMA_Write BW Test");
+        System.out.println(" Dual-port       : OFF\t\tDevice         : " + device);
+        System.out.println(" Number of qps   : 1\t\tTransport type : IB");
+        System.out.println(" Connection type : RC\t\tUsing SRQ      : OFF");
+        System.out.println(" PCIe relax order: OFF");
+        System.out.println(" ibv_wr* API     : OFF");
+        if (settings.isClient()) {
+            System.out.println(" TX depth        : " + settings.txDepth());
+        }
+        System.out.println(" CQ Moderation   : " + settings.cqMod());
+        System.out.println(" Mtu             : " + mtu.bytes() + "[B]");
+        System.out.println(" Link type       : " + (ethernet ? "Ethernet" : "IB"));
+        if (gidIndex != -1) {
+            System.out.println(" GID index       : " + gidIndex);
+        }
+        System.out.println(" Max inline data : 0[B]");
+        System.out.println(" rdma_cm QPs\t : OFF");
+        System.out.println(" Data ex. method : Ethernet");
+        System.out.println(BwReport.RESULT_LINE);
+    }
+
+    /** perftest's {@code ctx_modify_qp_to_rtr} and {@code _rts} for an RC write test. */
+    private void connect(Qp qp, PerftestDest remote, Mtu mtu, int gidIndex) throws IOException {
+        AhAttr ah = new AhAttr().dlid(remote.lid()).sl(settings.sl()).srcPathBits(0).portNum(settings.ibPort());
+        try {
+            if (gidIndex >= 0) {
+                ah.grh(remote.gid(), gidIndex, 0xff);
+            }
+            qp.modify(new QpAttr().qpState(QpState.RTR).pathMtu(mtu).destQpNum(remote.qpn()).rqPsn(remote.psn())
+                    .maxDestRdAtomic(1).minRnrTimer(MIN_RNR_TIMER).ahAttr(ah));
+            qp.modify(new QpAttr().qpState(QpState.RTS).timeout(settings.qpTimeout()).retryCnt(7).rnrRetry(7)
+                    .sqPsn(myPsn).maxRdAtomic(1));
+        } catch (RuntimeException e) {
+            throw new IOException(" Unable to Connect the HCA's through the link: " + e.getMessage(), e);
+        }
+    }
+
+    /** perftest's {@code ipv6_addr_v4mapped}: an IPv4-mapped GID, unicast or multicast. */
+    private static boolean isIpv4(Gid gid) {
+        return (gid.prefix() == 0 || gid.prefix() == 0xff0e_0000_0000_0000L) && gid.interfaceId() >>> 32 == 0xffff;
+    }
+}
