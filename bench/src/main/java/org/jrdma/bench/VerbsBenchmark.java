@@ -246,7 +246,11 @@ public final class VerbsBenchmark {
 
     @SafeVarargs
     private static List<String> concat(List<String>... parts) {
-        return Stream.of(parts).flatMap(List::stream).toList();
+        List<String> all = new ArrayList<>();
+        for (List<String> part : parts) {
+            all.addAll(part);
+        }
+        return List.copyOf(all);
     }
 
     /** Adds the bytes/op of each Java side that printed them. */

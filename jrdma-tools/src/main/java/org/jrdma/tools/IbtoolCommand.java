@@ -22,6 +22,7 @@ abstract class IbtoolCommand implements Callable<Integer> {
 
     /** Runs the command; the resources it opened are released and its output flushed, however it ends. */
     @Override
+    @SuppressWarnings("try") // the resource is the release itself, run however run() ends
     public final Integer call() throws Exception {
         try (AutoCloseable resources = this::release) {
             return run();

@@ -213,7 +213,7 @@ class RmppRequestTest {
 
         @Override
         public void close() {
-            try (SimAgent s = server) {
+            try (server) {
                 raw.close();
             }
         }

@@ -16,6 +16,10 @@ public final class TestVendorAttributes {
 
     /** Bytes of a vendor attribute, with no components jrdma knows. */
     public abstract static class Blob extends IbaStruct implements MadAttribute {
+        /** Zeroed storage of the subclass's size. */
+        protected Blob() {
+        }
+
         @Override
         public List<Field> fields() {
             return List.of();
@@ -42,6 +46,10 @@ public final class TestVendorAttributes {
 
     /** Class 0x09 (no OUI), attribute 0x0010, 16 bytes, Get and Set. */
     public static final class Counters extends Blob {
+        /** Zeroed storage. */
+        public Counters() {
+        }
+
         @Override
         public int size() {
             return 16;
@@ -60,6 +68,10 @@ public final class TestVendorAttributes {
 
     /** Class 0x30 (with OUI), attribute 0x0011, 64 bytes, Get and Set. */
     public static final class Settings extends Blob {
+        /** Zeroed storage. */
+        public Settings() {
+        }
+
         @Override
         public int size() {
             return 64;
@@ -78,6 +90,10 @@ public final class TestVendorAttributes {
 
     /** Class 0x30 (with OUI), attribute 0x0012, 1,200 bytes (six RMPP segments), Get only. */
     public static final class Log extends Blob {
+        /** Zeroed storage. */
+        public Log() {
+        }
+
         @Override
         public int size() {
             return 1200;

@@ -23,13 +23,18 @@ public abstract class IbaStruct {
     private final byte[] buf;
     private final int base;
 
-    /** A structure owning fresh zeroed storage. */
+    /**
+     * A structure owning fresh zeroed storage. ({@link #size()}, called before a subclass is
+     * initialised, is a constant of the subclass that reads no state: the escape is safe.)
+     */
+    @SuppressWarnings("this-escape")
     protected IbaStruct() {
         this.buf = new byte[size()];
         this.base = 0;
     }
 
-    /** A view of the structure stored at {@code base} in {@code buf}. */
+    /** A view of the structure stored at {@code base} in {@code buf} (as above, {@link #size()} reads no state). */
+    @SuppressWarnings("this-escape")
     protected IbaStruct(byte[] buf, int base) {
         Objects.requireNonNull(buf, "buf");
         checkRange(buf.length, base);

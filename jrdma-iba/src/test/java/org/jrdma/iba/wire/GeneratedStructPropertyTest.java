@@ -121,7 +121,7 @@ class GeneratedStructPropertyTest {
         IbaStruct b = create(name).unpack(a.toBytes(), 0);
         assertEquals(a, b);
         assertEquals(a.hashCode(), b.hashCode());
-        b.buffer()[b.offset() + (int) Math.floorMod(seed, b.size())] ^= 1;
+        b.buffer()[b.offset() + Math.floorMod(seed, b.size())] ^= 1;
         assertNotEquals(a, b);
     }
 

@@ -14,6 +14,10 @@ package org.jrdma.testkit.vm;
 public final class VmChecks {
     private int failures;
 
+    /** A list of checks with none run yet. */
+    public VmChecks() {
+    }
+
     /** A check: throws (an assertion or an exception) to fail. */
     public interface Check {
         void run() throws Exception;

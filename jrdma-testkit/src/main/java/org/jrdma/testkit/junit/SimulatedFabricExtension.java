@@ -18,6 +18,10 @@ public final class SimulatedFabricExtension implements ParameterResolver {
     private static final ExtensionContext.Namespace NAMESPACE =
             ExtensionContext.Namespace.create(SimulatedFabricExtension.class);
 
+    /** The extension, as JUnit instantiates it for {@link SimulatedFabric}. */
+    public SimulatedFabricExtension() {
+    }
+
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
         return parameter.getParameter().getType() == Fabric.class;

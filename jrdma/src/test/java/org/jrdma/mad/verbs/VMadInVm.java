@@ -95,10 +95,10 @@ public final class VMadInVm {
             require(vmad.qpNum() > 1, "a QP of our own: " + vmad);
             System.out.println("  " + vmad);
         }
-        try (Context ctx = Rdma.getVerbs(endPort);
-                VMad vmad = new VMad(ctx, IBPath.builder(endPort).qkey(0x1234).build(), 4)) {
-            equal(0x1234, vmad.qkey(), "Q_Key from the path");
-            vmad.close();
+        try (Context ctx = Rdma.getVerbs(endPort)) {
+            try (VMad vmad = new VMad(ctx, IBPath.builder(endPort).qkey(0x1234).build(), 4)) {
+                equal(0x1234, vmad.qkey(), "Q_Key from the path");
+            }
             require(!ctx.isClosed(), "closing the VMad leaves the caller's context open");
         }
     }
@@ -353,10 +353,15 @@ public final class VMadInVm {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
             stop.set(true);
-            thread.join();
-            engine.close();
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                engine.close();
+            }
         }
     }
 }
