@@ -74,7 +74,9 @@ class DiagSmpQueryFabricTest {
         List<Node> nodes = new ArrayList<>();
         int misses = 0;
         for (int lid = 1; misses < 2 && lid < 64; lid++) {
-            if (!fabric.run("smpquery", "-t", "200", "nodeinfo", Integer.toString(lid)).succeeded()) {
+            // 1 s per probe: with 200 ms, a LID that answered late on a loaded machine was taken for
+            // the end of the LIDs and the list came out short
+            if (!fabric.run("smpquery", "-t", "1000", "nodeinfo", Integer.toString(lid)).succeeded()) {
                 misses++;
                 continue;
             }
