@@ -72,4 +72,36 @@ class SaUnderSmFaultsTest {
                     .subnAdmGet(new SaNodeRecord().lid(lid), SaNodeRecord.LID_COMPONENT_MASK).lid());
         }
     }
+
+    /**
+     * Failover to a standby OpenSM: the SA moves to the standby's LID. A transactor whose SA path
+     * still names the stopped master's LID ends in a {@link MadTimeoutException}; one made on the
+     * port's fresh PortInfo (MasterSMLID set by the new master) is answered.
+     */
+    @Test
+    @SimulatedFabric(topology = "two-switch")
+    void afterFailoverTheSaAnswersAtTheNewMastersLid(Fabric fabric) throws InterruptedException {
+        fabric.startStandbySubnetManager("node03 HCA-1");
+        int oldSm;
+        int lid;
+        try (SimAgent before = new SimAgent(fabric, "node02 HCA-1")) {
+            oldSm = before.mt.saPath().dlid();
+            lid = before.lid();
+            fabric.stopSubnetManager();
+            assertThrows(MadTimeoutException.class, () -> before.mt.withTimeouts(Duration.ofMillis(200), 1)
+                    .subnAdmGet(new SaNodeRecord().lid(lid), SaNodeRecord.LID_COMPONENT_MASK));
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            try (SimAgent after = new SimAgent(fabric, "node02 HCA-1")) {
+                if (after.mt.saPath().dlid() != oldSm) {
+                    assertEquals(lid, after.mt.withTimeouts(Duration.ofSeconds(1), 3)
+                            .subnAdmGet(new SaNodeRecord().lid(lid), SaNodeRecord.LID_COMPONENT_MASK).lid());
+                    return;
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, "the standby did not take over within 60 s");
+            Thread.sleep(500);
+        }
+    }
 }
