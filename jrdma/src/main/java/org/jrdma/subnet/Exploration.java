@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.NodeType;
@@ -25,7 +26,8 @@ import org.jrdma.mad.SmpTarget;
  * {@link MadSchedule}, so the engine's {@code maxOutstanding} bounds the MADs in flight; the order
  * nodes are recorded in is nevertheless fixed (by level, then by the discovering node's order and
  * port number), so the result does not depend on the order replies arrive in. A port whose
- * neighbor cannot be read is recorded as unlinked and listed in the problems.
+ * neighbor cannot be read, by its probe or by the reads after it (a link that went down between
+ * them), is recorded as unlinked and listed in the problems.
  */
 final class Exploration {
     /**
@@ -70,6 +72,10 @@ final class Exploration {
     private record Outcome(Probe probe, String problem) {
     }
 
+    /** A new node's read: the node, or why it could not be read. */
+    private record Read(Node node, String problem) {
+    }
+
     private Exploration(Explorer explorer, AttributeSource source) {
         this.explorer = explorer;
         this.source = source;
@@ -106,7 +112,7 @@ final class Exploration {
             }
         }
         List<Probe> found = new ArrayList<>();
-        List<MadSchedule.Task<Node>> reads = new ArrayList<>();
+        List<MadSchedule.Task<Read>> reads = new ArrayList<>();
         Set<Guid> fresh = new HashSet<>();
         for (MadSchedule.Task<Outcome> task : probes) {
             Outcome outcome = task.join();
@@ -120,17 +126,25 @@ final class Exploration {
             found.add(p);
             Guid guid = p.info().nodeGuid();
             if (!subnet.contains(guid) && fresh.add(guid)) {
-                reads.add(sched.queue(() -> read(sched, p)));
+                reads.add(sched.queue(() -> readOrProblem(sched, p)));
             }
         }
         List<Node> next = new ArrayList<>();
-        for (MadSchedule.Task<Node> task : reads) {
-            Node n = task.join();
-            subnet.add(n);
-            next.add(n);
+        for (MadSchedule.Task<Read> task : reads) {
+            Read r = task.join();
+            if (r.problem() != null) {
+                problems.add(r.problem());
+                continue;
+            }
+            subnet.add(r.node());
+            next.add(r.node());
         }
         for (Probe p : found) {
-            Port arrival = subnet.get(p.info().nodeGuid()).port(p.arrivalPort());
+            Node node = subnet.get(p.info().nodeGuid());
+            if (node == null) {
+                continue; // answered NodeInfo, then not the reads: a problem already, left out
+            }
+            Port arrival = node.port(p.arrivalPort());
             if (arrival != null && p.from().remote() == null && arrival.remote() == null) {
                 p.from().linkTo(arrival);
             }
@@ -160,6 +174,15 @@ final class Exploration {
         return out;
     }
 
+    private Read readOrProblem(MadSchedule sched, Probe p) {
+        try {
+            return new Read(read(sched, p), null);
+        } catch (RdmaException e) {
+            return new Read(null, p.from() + ": node " + p.info().nodeGuid().toHexString() + " answered NodeInfo at " + p.target()
+                    + " but not the reads after it: " + e.getMessage());
+        }
+    }
+
     private Node read(MadSchedule sched, Probe p) {
         boolean isSwitch = p.info().nodeType() == NodeType.SWITCH.value();
         return read(sched, explorer.attributes(), p.target(), p.info(), p.description(), isSwitch ? null : List.of(p.arrivalPort()));
@@ -172,8 +195,8 @@ final class Exploration {
     static Node read(MadSchedule sched, NodeAttributes attributes, SmpTarget target, SmpNodeInfo info, String description,
             List<Integer> caPorts) {
         boolean isSwitch = info.nodeType() == NodeType.SWITCH.value();
-        MadSchedule.Task<String> text = description != null ? null : sched.queue(() -> attributes.description(target));
-        MadSchedule.Task<SmpSwitchInfo> switchInfo = isSwitch ? sched.queue(() -> attributes.switchInfo(target)) : null;
+        Attempt<String> text = description != null ? null : Attempt.queue(sched, () -> attributes.description(target));
+        Attempt<SmpSwitchInfo> switchInfo = isSwitch ? Attempt.queue(sched, () -> attributes.switchInfo(target)) : null;
         List<Integer> numbers = new ArrayList<>();
         if (isSwitch) {
             for (int p = 0; p <= info.numPorts(); p++) {
@@ -182,18 +205,65 @@ final class Exploration {
         } else {
             numbers.addAll(caPorts);
         }
-        List<MadSchedule.Task<SmpPortInfo>> portInfos = new ArrayList<>();
+        List<Attempt<SmpPortInfo>> portInfos = new ArrayList<>();
         for (int p : numbers) {
-            portInfos.add(sched.queue(() -> attributes.portInfo(target, p)));
+            portInfos.add(Attempt.queue(sched, () -> attributes.portInfo(target, p)));
         }
-        Node node = new Node(info, text == null ? description : text.join(), target, switchInfo == null ? null : switchInfo.join());
+        List<Attempt<?>> all = new ArrayList<>(portInfos);
+        if (text != null) {
+            all.add(text);
+        }
+        if (switchInfo != null) {
+            all.add(switchInfo);
+        }
+        RdmaException failure = null;
+        for (Attempt<?> attempt : all) {
+            RdmaException e = attempt.failure();
+            if (e != null && failure == null) {
+                failure = e;
+            } else if (e != null) {
+                failure.addSuppressed(e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        Node node = new Node(info, text == null ? description : text.value(), target, switchInfo == null ? null : switchInfo.value());
         for (int i = 0; i < numbers.size(); i++) {
-            SmpPortInfo pi = portInfos.get(i).join();
+            SmpPortInfo pi = portInfos.get(i).value();
             if (pi != null) {
                 // NodeInfo carries the GUID of the port it was read through: a switch's shared port GUID, or the CA port's.
                 node.addPort(new Port(node, numbers.get(i), info.portGuid(), pi));
             }
         }
         return node;
+    }
+
+    /**
+     * One attribute read running on the schedule. It ends in a value or in a failure kept as its
+     * result, rather than failing the whole schedule, so that the node's reader decides what a
+     * failure means: a problem for a neighbor, the end of the discovery for the start node.
+     */
+    private record Attempt<T>(MadSchedule.Task<Result<T>> task) {
+        private record Result<T>(T value, RdmaException failure) {
+        }
+
+        static <T> Attempt<T> queue(MadSchedule sched, Supplier<T> read) {
+            return new Attempt<>(sched.queue(() -> {
+                try {
+                    return new Result<>(read.get(), null);
+                } catch (RdmaException e) {
+                    return new Result<T>(null, e);
+                }
+            }));
+        }
+
+        T value() {
+            return task.join().value();
+        }
+
+        RdmaException failure() {
+            return task.join().failure();
+        }
     }
 }

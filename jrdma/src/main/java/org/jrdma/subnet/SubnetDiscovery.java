@@ -36,7 +36,9 @@ import org.jrdma.mad.SmpTarget;
  * </ul>
  *
  * <p>A port whose neighbor does not answer is recorded as unlinked and listed in
- * {@link #problems()}; a node that answers NodeInfo but fails a later read fails the discovery.
+ * {@link #problems()}, and so is a port whose neighbor answers NodeInfo but not the reads after it
+ * (a link that went down meanwhile): that neighbor is left out unless a later level finds it again.
+ * Only a start node that cannot be read fails the discovery.
  * The subnet keeps the source it was read from ({@link Subnet#attributeSource()}) for the switch
  * tables read on demand: the SMPs for {@code run} and {@code refreshByLid}, the SA for {@code fromSa}.
  */
