@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import org.jrdma.MadTimeoutException;
 import org.jrdma.iba.sa.SaNodeRecord;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.junit.SimulatedFabric;
