@@ -2,9 +2,13 @@ package org.jrdma.subnet;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.IntConsumer;
 import java.util.function.Predicate;
+import java.util.stream.IntStream;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.NodeType;
@@ -99,17 +103,16 @@ final class Exploration {
 
     /** Probes every live port of a level's nodes and returns the new nodes, read in full. */
     private List<Node> explore(MadSchedule sched, Subnet subnet, List<Node> level) {
-        List<MadSchedule.Task<Outcome>> probes = new ArrayList<>();
+        List<Port> ports = new ArrayList<>();
         for (Node node : level) {
-            for (Port port : exits(subnet, node)) {
-                probes.add(sched.queue(() -> probeOrProblem(port)));
-            }
+            ports.addAll(exits(subnet, node));
         }
+        Outcome[] outcomes = new Outcome[ports.size()];
+        windowed(sched, ports.size(), i -> outcomes[i] = probeOrProblem(ports.get(i)));
         List<Probe> found = new ArrayList<>();
-        List<MadSchedule.Task<Node>> reads = new ArrayList<>();
-        Set<Guid> fresh = new HashSet<>();
-        for (MadSchedule.Task<Outcome> task : probes) {
-            Outcome outcome = task.join();
+        List<Probe> fresh = new ArrayList<>();
+        Set<Guid> freshGuids = new HashSet<>();
+        for (Outcome outcome : outcomes) {
             Probe p = outcome.probe();
             if (outcome.problem() != null) {
                 problems.add(outcome.problem());
@@ -119,15 +122,15 @@ final class Exploration {
             }
             found.add(p);
             Guid guid = p.info().nodeGuid();
-            if (!subnet.contains(guid) && fresh.add(guid)) {
-                reads.add(sched.queue(() -> read(sched, p)));
+            if (!subnet.contains(guid) && freshGuids.add(guid)) {
+                fresh.add(p);
             }
         }
-        List<Node> next = new ArrayList<>();
-        for (MadSchedule.Task<Node> task : reads) {
-            Node n = task.join();
+        Node[] read = new Node[fresh.size()];
+        windowed(sched, fresh.size(), i -> read[i] = read(sched, fresh.get(i)));
+        List<Node> next = List.of(read);
+        for (Node n : next) {
             subnet.add(n);
-            next.add(n);
         }
         for (Probe p : found) {
             Port arrival = subnet.get(p.info().nodeGuid()).port(p.arrivalPort());
@@ -136,6 +139,22 @@ final class Exploration {
             }
         }
         return next;
+    }
+
+    /**
+     * Runs {@code work} for 0..count-1 on the schedule, at most the window at a time, and waits for
+     * all of it: a level of 16,000 probes then holds a window of virtual threads, not 16,000 parked
+     * ones each keeping its stack.
+     *
+     * @throws RuntimeException the first failure of the work
+     */
+    private void windowed(MadSchedule sched, int count, IntConsumer work) {
+        Iterator<Callable<Void>> works = IntStream.range(0, count).<Callable<Void>>mapToObj(i -> () -> {
+            work.accept(i);
+            return null;
+        }).iterator();
+        sched.mqueue(works).join();
+        sched.run();
     }
 
     private Outcome probeOrProblem(Port from) {
@@ -182,13 +201,18 @@ final class Exploration {
         } else {
             numbers.addAll(caPorts);
         }
+        // The last PortInfo is read on this thread, which would otherwise only wait: a channel
+        // adapter's read then starts one virtual thread (its description), not two.
+        int last = numbers.size() - 1;
         List<MadSchedule.Task<SmpPortInfo>> portInfos = new ArrayList<>();
-        for (int p : numbers) {
+        for (int i = 0; i < last; i++) {
+            int p = numbers.get(i);
             portInfos.add(sched.queue(() -> attributes.portInfo(target, p)));
         }
+        SmpPortInfo lastInfo = last < 0 ? null : attributes.portInfo(target, numbers.get(last));
         Node node = new Node(info, text == null ? description : text.join(), target, switchInfo == null ? null : switchInfo.join());
         for (int i = 0; i < numbers.size(); i++) {
-            SmpPortInfo pi = portInfos.get(i).join();
+            SmpPortInfo pi = i == last ? lastInfo : portInfos.get(i).join();
             if (pi != null) {
                 // NodeInfo carries the GUID of the port it was read through: a switch's shared port GUID, or the CA port's.
                 node.addPort(new Port(node, numbers.get(i), info.portGuid(), pi));
