@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import org.jrdma.RdmaException;
@@ -108,7 +107,12 @@ final class Exploration {
             ports.addAll(exits(subnet, node));
         }
         Outcome[] outcomes = new Outcome[ports.size()];
-        windowed(sched, ports.size(), i -> outcomes[i] = probeOrProblem(ports.get(i)));
+        List<Runnable> probes = new ArrayList<>();
+        for (int i = 0; i < ports.size(); i++) {
+            int at = i;
+            probes.add(() -> outcomes[at] = probeOrProblem(ports.get(at)));
+        }
+        windowed(sched, probes);
         List<Probe> found = new ArrayList<>();
         List<Probe> fresh = new ArrayList<>();
         Set<Guid> freshGuids = new HashSet<>();
@@ -126,9 +130,12 @@ final class Exploration {
                 fresh.add(p);
             }
         }
-        Node[] read = new Node[fresh.size()];
-        windowed(sched, fresh.size(), i -> read[i] = read(sched, fresh.get(i)));
-        List<Node> next = List.of(read);
+        NodeAttributes attributes = explorer.attributes();
+        List<NodeRead> reads = new ArrayList<>();
+        for (Probe p : fresh) {
+            reads.add(new NodeRead(attributes, p.target(), p.info(), p.description(), List.of(p.arrivalPort())));
+        }
+        List<Node> next = readAll(sched, reads);
         for (Node n : next) {
             subnet.add(n);
         }
@@ -142,15 +149,16 @@ final class Exploration {
     }
 
     /**
-     * Runs {@code work} for 0..count-1 on the schedule, at most the window at a time, and waits for
-     * all of it: a level of 16,000 probes then holds a window of virtual threads, not 16,000 parked
-     * ones each keeping its stack.
+     * Runs every piece of {@code work} on the schedule, at most its window at a time, and waits for
+     * all of it: a level of 16,000 probes or reads then holds a window of virtual threads, each
+     * making one MAD at a time, not 16,000 parked ones each keeping its stack, nor more threads
+     * than the engine has MADs in flight, parked on its bound.
      *
      * @throws RuntimeException the first failure of the work
      */
-    private void windowed(MadSchedule sched, int count, IntConsumer work) {
-        Iterator<Callable<Void>> works = IntStream.range(0, count).<Callable<Void>>mapToObj(i -> () -> {
-            work.accept(i);
+    private static void windowed(MadSchedule sched, List<Runnable> work) {
+        Iterator<Callable<Void>> works = work.stream().<Callable<Void>>map(w -> () -> {
+            w.run();
             return null;
         }).iterator();
         sched.mqueue(works).join();
@@ -179,45 +187,71 @@ final class Exploration {
         return out;
     }
 
-    private Node read(MadSchedule sched, Probe p) {
-        boolean isSwitch = p.info().nodeType() == NodeType.SWITCH.value();
-        return read(sched, explorer.attributes(), p.target(), p.info(), p.description(), isSwitch ? null : List.of(p.arrivalPort()));
-    }
-
     /**
-     * Reads a node's description (unless known), SwitchInfo and PortInfo in parallel: of every
-     * port of a switch, of {@code caPorts} otherwise.
+     * Reads a node's description (unless known), SwitchInfo and PortInfo: of every port of a
+     * switch, of {@code caPorts} otherwise; its MADs in parallel.
      */
     static Node read(MadSchedule sched, NodeAttributes attributes, SmpTarget target, SmpNodeInfo info, String description,
             List<Integer> caPorts) {
-        boolean isSwitch = info.nodeType() == NodeType.SWITCH.value();
-        MadSchedule.Task<String> text = description != null ? null : sched.queue(() -> attributes.description(target));
-        MadSchedule.Task<SmpSwitchInfo> switchInfo = isSwitch ? sched.queue(() -> attributes.switchInfo(target)) : null;
-        List<Integer> numbers = new ArrayList<>();
-        if (isSwitch) {
-            for (int p = 0; p <= info.numPorts(); p++) {
-                numbers.add(p);
+        return readAll(sched, List.of(new NodeRead(attributes, target, info, description, caPorts))).getFirst();
+    }
+
+    /** Reads the nodes, every MAD of all of them in one window, and returns them in the same order. */
+    private static List<Node> readAll(MadSchedule sched, List<NodeRead> reads) {
+        List<Runnable> mads = new ArrayList<>();
+        for (NodeRead r : reads) {
+            r.addMads(mads);
+        }
+        windowed(sched, mads);
+        return reads.stream().map(NodeRead::node).toList();
+    }
+
+    /** The reading of one node beyond its NodeInfo, one MAD a piece, and what each returned. */
+    private static final class NodeRead {
+        private final NodeAttributes attributes;
+        private final SmpTarget target;
+        private final SmpNodeInfo info;
+        private final boolean isSwitch;
+        private final int[] ports;
+        private final SmpPortInfo[] portInfos;
+        private String description;
+        private SmpSwitchInfo switchInfo;
+
+        /** @param caPorts the ports to read of a channel adapter or router; a switch's are all of them */
+        NodeRead(NodeAttributes attributes, SmpTarget target, SmpNodeInfo info, String description, List<Integer> caPorts) {
+            this.attributes = attributes;
+            this.target = target;
+            this.info = info;
+            this.description = description;
+            this.isSwitch = info.nodeType() == NodeType.SWITCH.value();
+            this.ports = isSwitch ? IntStream.rangeClosed(0, info.numPorts()).toArray() : caPorts.stream().mapToInt(p -> p).toArray();
+            this.portInfos = new SmpPortInfo[ports.length];
+        }
+
+        /** Adds its MADs: the description unless known, a switch's SwitchInfo, and each port's PortInfo. */
+        void addMads(List<Runnable> mads) {
+            if (description == null) {
+                mads.add(() -> description = attributes.description(target));
             }
-        } else {
-            numbers.addAll(caPorts);
-        }
-        // The last PortInfo is read on this thread, which would otherwise only wait: a channel
-        // adapter's read then starts one virtual thread (its description), not two.
-        int last = numbers.size() - 1;
-        List<MadSchedule.Task<SmpPortInfo>> portInfos = new ArrayList<>();
-        for (int i = 0; i < last; i++) {
-            int p = numbers.get(i);
-            portInfos.add(sched.queue(() -> attributes.portInfo(target, p)));
-        }
-        SmpPortInfo lastInfo = last < 0 ? null : attributes.portInfo(target, numbers.get(last));
-        Node node = new Node(info, text == null ? description : text.join(), target, switchInfo == null ? null : switchInfo.join());
-        for (int i = 0; i < numbers.size(); i++) {
-            SmpPortInfo pi = i == last ? lastInfo : portInfos.get(i).join();
-            if (pi != null) {
-                // NodeInfo carries the GUID of the port it was read through: a switch's shared port GUID, or the CA port's.
-                node.addPort(new Port(node, numbers.get(i), info.portGuid(), pi));
+            if (isSwitch) {
+                mads.add(() -> switchInfo = attributes.switchInfo(target));
+            }
+            for (int i = 0; i < ports.length; i++) {
+                int at = i;
+                mads.add(() -> portInfos[at] = attributes.portInfo(target, ports[at]));
             }
         }
-        return node;
+
+        /** The node, once its MADs are done; a port the source had no PortInfo for is left out. */
+        Node node() {
+            Node node = new Node(info, description, target, switchInfo);
+            for (int i = 0; i < ports.length; i++) {
+                if (portInfos[i] != null) {
+                    // NodeInfo carries the GUID of the port it was read through: a switch's shared port GUID, or the CA port's.
+                    node.addPort(new Port(node, ports[i], info.portGuid(), portInfos[i]));
+                }
+            }
+            return node;
+        }
     }
 }
