@@ -159,7 +159,8 @@ public final class DiscoveryComparison {
                     medianOf(cUse, u -> u.userSeconds() * 1e3), medianOf(cUse, u -> u.systemSeconds() * 1e3), cRss);
             System.out.printf("%-24s %12.1f %8.0f (%4.0f + %4.0f) %12.1f%n", "ibtool ibnetdiscover", jWall, jCpu,
                     medianOf(jUse, u -> u.userSeconds() * 1e3), medianOf(jUse, u -> u.systemSeconds() * 1e3), jRss);
-            System.out.printf("%-24s %12.2f %22.2f %12.2f%n", "ratio ibtool/C", jWall / cWall, jCpu / cCpu, jRss / cRss);
+            System.out.printf("%-24s %12.2f %22s %12.2f%n", "ratio ibtool/C", jWall / cWall,
+                    cCpu > 0 ? String.format("%.2f", jCpu / cCpu) : "(C below 10 ms)", jRss / cRss);
             System.out.printf("ibtool wall per round (ms): %s; C: %s%n", walls(jUse), walls(cUse));
         }
     }

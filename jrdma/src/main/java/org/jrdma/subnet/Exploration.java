@@ -2,10 +2,9 @@ package org.jrdma.subnet;
 
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import org.jrdma.RdmaException;
@@ -149,20 +148,26 @@ final class Exploration {
     }
 
     /**
-     * Runs every piece of {@code work} on the schedule, at most its window at a time, and waits for
-     * all of it: a level of 16,000 probes or reads then holds a window of virtual threads, each
-     * making one MAD at a time, not 16,000 parked ones each keeping its stack, nor more threads
-     * than the engine has MADs in flight, parked on its bound.
+     * Runs every piece of {@code work} on the schedule's window of virtual threads, each taking
+     * the next piece when it has done one, and waits for all of it. A level of 16,000 probes or
+     * reads then holds a window of threads that each make one MAD at a time: no thread started
+     * per MAD, and none parked on the engine's bound with its stack copied to the heap.
      *
-     * @throws RuntimeException the first failure of the work
+     * @throws RuntimeException the first failure of the work (a thread that fails takes no more)
      */
     private static void windowed(MadSchedule sched, List<Runnable> work) {
-        Iterator<Callable<Void>> works = work.stream().<Callable<Void>>map(w -> () -> {
-            w.run();
-            return null;
-        }).iterator();
-        sched.mqueue(works).join();
-        sched.run();
+        AtomicInteger next = new AtomicInteger();
+        List<MadSchedule.Task<Void>> threads = new ArrayList<>();
+        for (int t = 0; t < Math.min(sched.window(), work.size()); t++) {
+            threads.add(sched.queue(() -> {
+                for (int i = next.getAndIncrement(); i < work.size(); i = next.getAndIncrement()) {
+                    work.get(i).run();
+                }
+            }));
+        }
+        for (MadSchedule.Task<Void> t : threads) {
+            t.join();
+        }
     }
 
     private Outcome probeOrProblem(Port from) {
