@@ -67,9 +67,12 @@ mvn_run() {
 }
 
 # ibtool's jar, the JVM options it runs with (bin/ibtool, its AOT cache and bin/bench-discovery
-# alike), and its JDK AOT cache, valid while newer than the jar.
+# alike), and its JDK AOT cache, valid while newer than the jar. The heap is sized for a CLI: a
+# 40 MB young generation with survivor spaces large enough that the short-lived garbage of
+# discovery dies young, and an old generation that starts small and grows only with what lives
+# (an 8,384-node fabric stays near 110 MB resident; the default heap grew to 400 MB).
 IBTOOL_JAR="$JRDMA_ROOT/jrdma-tools/target/ibtool.jar"
-IBTOOL_JAVA_OPTIONS=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1)
+IBTOOL_JAVA_OPTIONS=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms64m -Xmn40m -XX:SurvivorRatio=3)
 IBTOOL_AOT="$JRDMA_ROOT/jrdma-tools/target/ibtool.aot"
 # The example programs, the demo and ibtool's AOT training with everything they use, the peers
 # included (which ibtool.jar does not ship).

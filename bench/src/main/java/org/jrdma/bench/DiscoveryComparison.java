@@ -1,8 +1,14 @@
 package org.jrdma.bench;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 import org.jrdma.examples.demo.AotTraining;
 import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.SmpClient;
@@ -21,7 +27,13 @@ import org.jrdma.testkit.fabric.Topology;
  * <p>With {@code --aot-cache FILE} first, ibtool is also timed with a JDK AOT cache (JEP 483/514:
  * classes loaded and linked, method profiles kept) recorded by one training run on the same fabric.
  *
- * <p>Usage: {@code DiscoveryComparison [--aot-cache FILE] <java> <java options...> -jar ibtool.jar};
+ * <p>With {@code --scale} first (before {@code --aot-cache}), the fabric is instead the fat tree of
+ * 64 spines and 128 leaves of 64 HCAs each (8,192 HCAs and 192 switches, 8,384 nodes), then the
+ * 2,144-node one and the bundled 14-node one, and each tool runs under {@code /usr/bin/time}, which
+ * reports the child's user and system CPU and maximum resident set from {@code wait4}'s rusage:
+ * the benchmark prints wall, CPU and max RSS medians of each tool and their ratios.
+ *
+ * <p>Usage: {@code DiscoveryComparison [--scale] [--aot-cache FILE] <java> <java options...> -jar ibtool.jar};
  * run through {@code bin/bench-discovery}.
  */
 public final class DiscoveryComparison {
@@ -34,8 +46,14 @@ public final class DiscoveryComparison {
         if (args.length == 0) {
             throw new IllegalArgumentException("usage: DiscoveryComparison [--aot-cache FILE] <java> <options...> -jar ibtool.jar");
         }
-        String aotCache = args[0].equals("--aot-cache") ? args[1] : null;
-        List<String> ibtool = List.of(args).subList(aotCache == null ? 0 : 2, args.length);
+        boolean scale = args[0].equals("--scale");
+        int at = scale ? 1 : 0;
+        String aotCache = args[at].equals("--aot-cache") ? args[at + 1] : null;
+        List<String> ibtool = List.of(args).subList(at + (aotCache == null ? 0 : 2), args.length);
+        if (scale) {
+            scale(ibtool, aotCache);
+            return;
+        }
         Topology topology = Topology.fatTree(32, 64, 32);
         System.out.printf("fabric: %s: %d nodes (%d switches), no subnet manager%n", topology.source(),
                 topology.nodes().size(), topology.nodes(Topology.NodeType.SWITCH).size());
@@ -80,6 +98,104 @@ public final class DiscoveryComparison {
                 System.out.printf("ratio ibtool with AOT cache/C (median, whole process): %.2f%n", median(aTimes) / 1e6 / cMedian);
             }
             System.out.printf("ratio warm jrdma discovery/C process: %.2f%n", inProcess / 1e6 / cMedian);
+        }
+    }
+
+    /**
+     * The scale comparison: 8,384, 2,144 and 14 nodes, wall, CPU and max RSS of whole processes,
+     * alternating, with ibtool started as {@code bin/ibtool} starts it (with the AOT cache when
+     * given, recorded by one training run on the 2,144-node fabric as {@code bin/setup} does).
+     */
+    private static void scale(List<String> ibtool, String aotCache) {
+        System.out.printf("machine: %d CPUs, load average %s%n", Runtime.getRuntime().availableProcessors(), loadAverage());
+        if (aotCache != null) {
+            try (Fabric fabric = Fabric.start(Topology.fatTree(32, 64, 32), Fabric.Options.defaults().withSubnetManager(false))) {
+                AotTraining.record(fabric, ibtool, aotCache);
+            }
+        }
+        compareResources(Topology.fatTree(64, 128, 64), 5, ibtool, aotCache);
+        compareResources(Topology.fatTree(32, 64, 32), 5, ibtool, aotCache);
+        compareResources(Topology.bundled("fat-tree"), 11, ibtool, aotCache);
+        System.out.printf("machine load average after: %s%n", loadAverage());
+    }
+
+    /** What {@code /usr/bin/time} measured of one process: wall (ours, by nanoTime), CPU and max RSS. */
+    private record Usage(long wallNanos, double userSeconds, double systemSeconds, long maxRssKb) {
+        double cpuSeconds() {
+            return userSeconds + systemSeconds;
+        }
+    }
+
+    private static void compareResources(Topology topology, int rounds, List<String> ibtool, String aotCache) {
+        System.out.printf("%nfabric: %s: %d nodes (%d switches), no subnet manager%n", topology.source(),
+                topology.nodes().size(), topology.nodes(Topology.NodeType.SWITCH).size());
+        try (Fabric fabric = Fabric.start(topology, Fabric.Options.defaults().withSubnetManager(false))) {
+            List<String> c = List.of("ibnetdiscover");
+            List<String> j = AotTraining.discover(ibtool, fabric);
+            if (aotCache != null) {
+                j = AotTraining.withJvmOption(j, "-XX:AOTCache=" + aotCache);
+            }
+            String cOut = run(fabric, c, null);
+            String jOut = run(fabric, j, null);
+            if (!withoutDate(cOut).equals(withoutDate(jOut))) {
+                throw new IllegalStateException("ibtool ibnetdiscover and ibnetdiscover disagree on this fabric");
+            }
+            System.out.printf("outputs identical (%d lines); %d rounds, each tool once per round, alternating%n",
+                    cOut.lines().count(), rounds);
+            List<Usage> cUse = new ArrayList<>();
+            List<Usage> jUse = new ArrayList<>();
+            for (int r = 0; r < rounds; r++) {
+                cUse.add(measured(fabric, c));
+                jUse.add(measured(fabric, j));
+            }
+            double cWall = medianOf(cUse, u -> u.wallNanos() / 1e6);
+            double jWall = medianOf(jUse, u -> u.wallNanos() / 1e6);
+            double cCpu = medianOf(cUse, u -> u.cpuSeconds() * 1e3);
+            double jCpu = medianOf(jUse, u -> u.cpuSeconds() * 1e3);
+            double cRss = medianOf(cUse, u -> u.maxRssKb() / 1024.0);
+            double jRss = medianOf(jUse, u -> u.maxRssKb() / 1024.0);
+            System.out.printf("%-24s %12s %22s %12s%n", "medians", "wall ms", "CPU ms (user + sys)", "max RSS MB");
+            System.out.printf("%-24s %12.1f %8.0f (%4.0f + %4.0f) %12.1f%n", "C ibnetdiscover", cWall, cCpu,
+                    medianOf(cUse, u -> u.userSeconds() * 1e3), medianOf(cUse, u -> u.systemSeconds() * 1e3), cRss);
+            System.out.printf("%-24s %12.1f %8.0f (%4.0f + %4.0f) %12.1f%n", "ibtool ibnetdiscover", jWall, jCpu,
+                    medianOf(jUse, u -> u.userSeconds() * 1e3), medianOf(jUse, u -> u.systemSeconds() * 1e3), jRss);
+            System.out.printf("%-24s %12.2f %22s %12.2f%n", "ratio ibtool/C", jWall / cWall,
+                    cCpu > 0 ? String.format("%.2f", jCpu / cCpu) : "(C below 10 ms)", jRss / cRss);
+            System.out.printf("ibtool wall per round (ms): %s; C: %s%n", walls(jUse), walls(cUse));
+        }
+    }
+
+    /** Runs {@code command} under {@code /usr/bin/time}, which writes the child's rusage to a file. */
+    private static Usage measured(Fabric fabric, List<String> command) {
+        Path report = fabric.workDir().resolve("time.out");
+        List<String> timed = new ArrayList<>(List.of("/usr/bin/time", "-f", "%U %S %M", "-o", report.toString()));
+        timed.addAll(command);
+        long start = System.nanoTime();
+        run(fabric, timed, null);
+        long wall = System.nanoTime() - start;
+        try {
+            List<String> lines = Files.readAllLines(report);
+            String[] f = lines.getLast().trim().split(" ");
+            return new Usage(wall, Double.parseDouble(f[0]), Double.parseDouble(f[1]), Long.parseLong(f[2]));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static double medianOf(List<Usage> usages, ToDoubleFunction<Usage> value) {
+        double[] v = usages.stream().mapToDouble(value).sorted().toArray();
+        return v[v.length / 2];
+    }
+
+    private static String walls(List<Usage> usages) {
+        return String.join(" ", usages.stream().map(u -> Long.toString(u.wallNanos() / 1_000_000)).toList());
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "unknown";
         }
     }
 

@@ -4,6 +4,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -13,7 +16,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * speaks its client protocol over them.
  *
  * <p>Datagrams go in and out as {@code byte[]}, copied through native buffers the socket owns; one
- * thread may send while another receives. Closing twice is harmless; use after close throws
+ * thread may receive while any number send. Senders never wait for each other: a datagram whose
+ * sender finds another send under way is queued, and the thread sending sends it next, so many
+ * virtual threads sending at once do not park on a lock (a park copies the thread's stack to the
+ * heap). A failure to send is thrown by the thread that sends, which may be one whose own
+ * datagram went out before. Closing twice is harmless; use after close throws
  * {@link IllegalStateException}.
  */
 public final class UnixDatagramSocket implements AutoCloseable {
@@ -30,6 +37,8 @@ public final class UnixDatagramSocket implements AutoCloseable {
     private final MemorySegment pollFd = Libc.newPollFd(arena);
     private final ReentrantLock sendLock = new ReentrantLock();
     private final ReentrantLock receiveLock = new ReentrantLock();
+    /** Datagrams whose senders found a send under way, sent by whoever holds {@link #sendLock}. */
+    private final Queue<byte[]> queued = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private UnixDatagramSocket(int fd) {
@@ -59,21 +68,42 @@ public final class UnixDatagramSocket implements AutoCloseable {
         return this;
     }
 
-    /** Sends the first {@code length} bytes of {@code data} as one datagram. */
+    /**
+     * Sends the first {@code length} bytes of {@code data} as one datagram, now or, when another
+     * thread is sending, by that thread right after its own (then from a copy).
+     */
     public void send(byte[] data, int length) {
         if (length < 0 || length > Math.min(data.length, MAX_DATAGRAM)) {
             throw new IllegalArgumentException("datagram length " + length + " outside 0.." + Math.min(data.length, MAX_DATAGRAM));
         }
-        sendLock.lock();
-        try {
-            checkOpen();
-            MemorySegment.copy(data, 0, sendBuffer, ValueLayout.JAVA_BYTE, 0, length);
-            long sent = Libc.send(fd, sendBuffer, length, sendState);
-            if (sent != length) {
-                throw new IllegalStateException("sent " + sent + " of a " + length + "-byte datagram");
+        checkOpen();
+        if (sendLock.tryLock()) {
+            try {
+                sendNow(data, length);
+            } finally {
+                sendLock.unlock();
             }
-        } finally {
-            sendLock.unlock();
+        } else {
+            queued.add(Arrays.copyOf(data, length));
+        }
+        // A datagram queued while we held the lock is ours to send: its sender's tryLock failed.
+        while (!queued.isEmpty() && sendLock.tryLock()) {
+            try {
+                for (byte[] next = queued.poll(); next != null; next = queued.poll()) {
+                    sendNow(next, next.length);
+                }
+            } finally {
+                sendLock.unlock();
+            }
+        }
+    }
+
+    private void sendNow(byte[] data, int length) {
+        checkOpen();
+        MemorySegment.copy(data, 0, sendBuffer, ValueLayout.JAVA_BYTE, 0, length);
+        long sent = Libc.send(fd, sendBuffer, length, sendState);
+        if (sent != length) {
+            throw new IllegalStateException("sent " + sent + " of a " + length + "-byte datagram");
         }
     }
 

@@ -3,6 +3,8 @@ package org.jrdma.mad;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.wire.IbaStruct;
@@ -24,6 +26,12 @@ final class Attributes {
             }
         }
     };
+
+    /**
+     * The structure class jrdma knows for a class and AttributeID ({@code class << 16 | id}), or
+     * {@code Void.class} for none: looked up once, not by making an instance for every MAD.
+     */
+    private static final Map<Integer, Class<?>> KNOWN = new ConcurrentHashMap<>();
 
     private Attributes() {
     }
@@ -49,8 +57,11 @@ final class Attributes {
      */
     static boolean belongsTo(MadAttribute attribute, int mgmtClass) {
         int checked = mgmtClass == Mad.CLASS_SUBN_DIRECTED_ROUTE ? Mad.CLASS_SUBN_LID_ROUTED : mgmtClass;
-        IbaStruct known = IbaStructs.forAttribute(checked, attribute.attributeId());
-        return known != null ? known.getClass() == attribute.getClass() : attribute.mgmtClass() == checked;
+        Class<?> known = KNOWN.computeIfAbsent((checked & 0xFF) << 16 | attribute.attributeId() & 0xFFFF, key -> {
+            IbaStruct struct = IbaStructs.forAttribute(key >>> 16, key & 0xFFFF);
+            return struct == null ? Void.class : struct.getClass();
+        });
+        return known != Void.class ? known == attribute.getClass() : attribute.mgmtClass() == checked;
     }
 
     /** A factory of zeroed instances of the class of {@code attribute}. */

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -190,7 +191,8 @@ public final class MadEngine implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new RdmaException("interrupted while waiting to send a MAD", e);
         }
-        BlockingQueue<ReceivedMad> inbox = new ArrayBlockingQueue<>(INBOX);
+        // Linked, not an array of INBOX slots: most transactions receive one packet, and this is made per MAD.
+        BlockingQueue<ReceivedMad> inbox = new LinkedBlockingQueue<>(INBOX);
         pending.put((int) tid, inbox);
         try {
             ReceivedMad reply = exchange(request, to, tid, inbox, timeout, retries);

@@ -50,6 +50,11 @@ public final class MadSchedule implements AutoCloseable {
         this.window = window;
     }
 
+    /** How many pieces of work an {@link #mqueue} keeps started ahead at most. */
+    public int window() {
+        return window;
+    }
+
     /** A piece of queued work. */
     public static final class Task<T> {
         private final CompletableFuture<T> future;

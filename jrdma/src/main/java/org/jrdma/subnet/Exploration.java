@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.NodeType;
@@ -72,10 +73,6 @@ final class Exploration {
     private record Outcome(Probe probe, String problem) {
     }
 
-    /** A new node's read: the node, or why it could not be read. */
-    private record Read(Node node, String problem) {
-    }
-
     private Exploration(Explorer explorer, AttributeSource source) {
         this.explorer = explorer;
         this.source = source;
@@ -105,17 +102,21 @@ final class Exploration {
 
     /** Probes every live port of a level's nodes and returns the new nodes, read in full. */
     private List<Node> explore(MadSchedule sched, Subnet subnet, List<Node> level) {
-        List<MadSchedule.Task<Outcome>> probes = new ArrayList<>();
+        List<Port> ports = new ArrayList<>();
         for (Node node : level) {
-            for (Port port : exits(subnet, node)) {
-                probes.add(sched.queue(() -> probeOrProblem(port)));
-            }
+            ports.addAll(exits(subnet, node));
         }
+        Outcome[] outcomes = new Outcome[ports.size()];
+        List<Runnable> probes = new ArrayList<>();
+        for (int i = 0; i < ports.size(); i++) {
+            int at = i;
+            probes.add(() -> outcomes[at] = probeOrProblem(ports.get(at)));
+        }
+        windowed(sched, probes);
         List<Probe> found = new ArrayList<>();
-        List<MadSchedule.Task<Read>> reads = new ArrayList<>();
-        Set<Guid> fresh = new HashSet<>();
-        for (MadSchedule.Task<Outcome> task : probes) {
-            Outcome outcome = task.join();
+        List<Probe> fresh = new ArrayList<>();
+        Set<Guid> freshGuids = new HashSet<>();
+        for (Outcome outcome : outcomes) {
             Probe p = outcome.probe();
             if (outcome.problem() != null) {
                 problems.add(outcome.problem());
@@ -125,19 +126,28 @@ final class Exploration {
             }
             found.add(p);
             Guid guid = p.info().nodeGuid();
-            if (!subnet.contains(guid) && fresh.add(guid)) {
-                reads.add(sched.queue(() -> readOrProblem(sched, p)));
+            if (!subnet.contains(guid) && freshGuids.add(guid)) {
+                fresh.add(p);
             }
         }
+        NodeAttributes attributes = explorer.attributes();
+        List<NodeRead> reads = new ArrayList<>();
+        for (Probe p : fresh) {
+            reads.add(new NodeRead(attributes, p.target(), p.info(), p.description(), List.of(p.arrivalPort())));
+        }
+        readAll(sched, reads);
         List<Node> next = new ArrayList<>();
-        for (MadSchedule.Task<Read> task : reads) {
-            Read r = task.join();
-            if (r.problem() != null) {
-                problems.add(r.problem());
+        for (int i = 0; i < reads.size(); i++) {
+            NodeRead r = reads.get(i);
+            if (r.failure() != null) {
+                Probe p = fresh.get(i);
+                problems.add(p.from() + ": node " + p.info().nodeGuid().toHexString() + " answered NodeInfo at " + p.target()
+                        + " but not the reads after it: " + r.failure().getMessage());
                 continue;
             }
-            subnet.add(r.node());
-            next.add(r.node());
+            Node node = r.node();
+            subnet.add(node);
+            next.add(node);
         }
         for (Probe p : found) {
             Node node = subnet.get(p.info().nodeGuid());
@@ -150,6 +160,29 @@ final class Exploration {
             }
         }
         return next;
+    }
+
+    /**
+     * Runs every piece of {@code work} on the schedule's window of virtual threads, each taking
+     * the next piece when it has done one, and waits for all of it. A level of 16,000 probes or
+     * reads then holds a window of threads that each make one MAD at a time: no thread started
+     * per MAD, and none parked on the engine's bound with its stack copied to the heap.
+     *
+     * @throws RuntimeException the first failure of the work (a thread that fails takes no more)
+     */
+    private static void windowed(MadSchedule sched, List<Runnable> work) {
+        AtomicInteger next = new AtomicInteger();
+        List<MadSchedule.Task<Void>> threads = new ArrayList<>();
+        for (int t = 0; t < Math.min(sched.window(), work.size()); t++) {
+            threads.add(sched.queue(() -> {
+                for (int i = next.getAndIncrement(); i < work.size(); i = next.getAndIncrement()) {
+                    work.get(i).run();
+                }
+            }));
+        }
+        for (MadSchedule.Task<Void> t : threads) {
+            t.join();
+        }
     }
 
     private Outcome probeOrProblem(Port from) {
@@ -174,96 +207,106 @@ final class Exploration {
         return out;
     }
 
-    private Read readOrProblem(MadSchedule sched, Probe p) {
-        try {
-            return new Read(read(sched, p), null);
-        } catch (RdmaException e) {
-            return new Read(null, p.from() + ": node " + p.info().nodeGuid().toHexString() + " answered NodeInfo at " + p.target()
-                    + " but not the reads after it: " + e.getMessage());
-        }
-    }
-
-    private Node read(MadSchedule sched, Probe p) {
-        boolean isSwitch = p.info().nodeType() == NodeType.SWITCH.value();
-        return read(sched, explorer.attributes(), p.target(), p.info(), p.description(), isSwitch ? null : List.of(p.arrivalPort()));
-    }
-
     /**
-     * Reads a node's description (unless known), SwitchInfo and PortInfo in parallel: of every
-     * port of a switch, of {@code caPorts} otherwise.
+     * Reads a node's description (unless known), SwitchInfo and PortInfo: of every port of a
+     * switch, of {@code caPorts} otherwise; its MADs in parallel.
+     *
+     * @throws RdmaException the first read that failed, the others suppressed in it
      */
     static Node read(MadSchedule sched, NodeAttributes attributes, SmpTarget target, SmpNodeInfo info, String description,
             List<Integer> caPorts) {
-        boolean isSwitch = info.nodeType() == NodeType.SWITCH.value();
-        Attempt<String> text = description != null ? null : Attempt.queue(sched, () -> attributes.description(target));
-        Attempt<SmpSwitchInfo> switchInfo = isSwitch ? Attempt.queue(sched, () -> attributes.switchInfo(target)) : null;
-        List<Integer> numbers = new ArrayList<>();
-        if (isSwitch) {
-            for (int p = 0; p <= info.numPorts(); p++) {
-                numbers.add(p);
-            }
-        } else {
-            numbers.addAll(caPorts);
+        NodeRead read = new NodeRead(attributes, target, info, description, caPorts);
+        readAll(sched, List.of(read));
+        if (read.failure() != null) {
+            throw read.failure();
         }
-        List<Attempt<SmpPortInfo>> portInfos = new ArrayList<>();
-        for (int p : numbers) {
-            portInfos.add(Attempt.queue(sched, () -> attributes.portInfo(target, p)));
-        }
-        List<Attempt<?>> all = new ArrayList<>(portInfos);
-        if (text != null) {
-            all.add(text);
-        }
-        if (switchInfo != null) {
-            all.add(switchInfo);
-        }
-        RdmaException failure = null;
-        for (Attempt<?> attempt : all) {
-            RdmaException e = attempt.failure();
-            if (e != null && failure == null) {
-                failure = e;
-            } else if (e != null) {
-                failure.addSuppressed(e);
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-        Node node = new Node(info, text == null ? description : text.value(), target, switchInfo == null ? null : switchInfo.value());
-        for (int i = 0; i < numbers.size(); i++) {
-            SmpPortInfo pi = portInfos.get(i).value();
-            if (pi != null) {
-                // NodeInfo carries the GUID of the port it was read through: a switch's shared port GUID, or the CA port's.
-                node.addPort(new Port(node, numbers.get(i), info.portGuid(), pi));
-            }
-        }
-        return node;
+        return read.node();
     }
 
     /**
-     * One attribute read running on the schedule. It ends in a value or in a failure kept as its
-     * result, rather than failing the whole schedule, so that the node's reader decides what a
-     * failure means: a problem for a neighbor, the end of the discovery for the start node.
+     * Reads the nodes, every MAD of all of them in one window. A failed read is kept by its node
+     * ({@link NodeRead#failure()}) rather than failing the others, so that the caller decides what
+     * it means: a problem for a neighbor, the end of the discovery for the start node.
      */
-    private record Attempt<T>(MadSchedule.Task<Result<T>> task) {
-        private record Result<T>(T value, RdmaException failure) {
+    private static void readAll(MadSchedule sched, List<NodeRead> reads) {
+        List<Runnable> mads = new ArrayList<>();
+        for (NodeRead r : reads) {
+            r.addMads(mads);
+        }
+        windowed(sched, mads);
+    }
+
+    /** The reading of one node beyond its NodeInfo, one MAD a piece, and what each returned. */
+    private static final class NodeRead {
+        private final NodeAttributes attributes;
+        private final SmpTarget target;
+        private final SmpNodeInfo info;
+        private final boolean isSwitch;
+        private final int[] ports;
+        private final SmpPortInfo[] portInfos;
+        private String description;
+        private SmpSwitchInfo switchInfo;
+        private RdmaException failure;
+
+        /** @param caPorts the ports to read of a channel adapter or router; a switch's are all of them */
+        NodeRead(NodeAttributes attributes, SmpTarget target, SmpNodeInfo info, String description, List<Integer> caPorts) {
+            this.attributes = attributes;
+            this.target = target;
+            this.info = info;
+            this.description = description;
+            this.isSwitch = info.nodeType() == NodeType.SWITCH.value();
+            this.ports = isSwitch ? IntStream.rangeClosed(0, info.numPorts()).toArray() : caPorts.stream().mapToInt(p -> p).toArray();
+            this.portInfos = new SmpPortInfo[ports.length];
         }
 
-        static <T> Attempt<T> queue(MadSchedule sched, Supplier<T> read) {
-            return new Attempt<>(sched.queue(() -> {
+        /** Adds its MADs: the description unless known, a switch's SwitchInfo, and each port's PortInfo. */
+        void addMads(List<Runnable> mads) {
+            if (description == null) {
+                mads.add(kept(() -> description = attributes.description(target)));
+            }
+            if (isSwitch) {
+                mads.add(kept(() -> switchInfo = attributes.switchInfo(target)));
+            }
+            for (int i = 0; i < ports.length; i++) {
+                int at = i;
+                mads.add(kept(() -> portInfos[at] = attributes.portInfo(target, ports[at])));
+            }
+        }
+
+        /** {@code mad}, with its failure kept by this read instead of thrown. */
+        private Runnable kept(Runnable mad) {
+            return () -> {
                 try {
-                    return new Result<>(read.get(), null);
+                    mad.run();
                 } catch (RdmaException e) {
-                    return new Result<T>(null, e);
+                    fail(e);
                 }
-            }));
+            };
         }
 
-        T value() {
-            return task.join().value();
+        private synchronized void fail(RdmaException e) {
+            if (failure == null) {
+                failure = e;
+            } else {
+                failure.addSuppressed(e);
+            }
         }
 
-        RdmaException failure() {
-            return task.join().failure();
+        /** The first of its MADs that failed, the others suppressed in it; null when all were answered. */
+        synchronized RdmaException failure() {
+            return failure;
+        }
+
+        /** The node, once its MADs are done and none failed; a port the source had no PortInfo for is left out. */
+        Node node() {
+            Node node = new Node(info, description, target, switchInfo);
+            for (int i = 0; i < ports.length; i++) {
+                if (portInfos[i] != null) {
+                    // NodeInfo carries the GUID of the port it was read through: a switch's shared port GUID, or the CA port's.
+                    node.addPort(new Port(node, ports[i], info.portGuid(), portInfos[i]));
+                }
+            }
+            return node;
         }
     }
 }

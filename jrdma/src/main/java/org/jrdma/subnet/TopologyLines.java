@@ -68,12 +68,14 @@ final class TopologyLines {
         out.append(prefix);
         if (node.isSwitch()) {
             boolean enhanced = node.switchInfo() != null && node.switchInfo().enhancedPort0() != 0;
-            out.append("Switch\t").append(node.numPorts()).append(' ').append(name(node)).append("\t\t# \"")
-                    .append(displayName.apply(node)).append("\" ").append(enhanced ? "enhanced" : "base").append(" port 0 lid ")
+            out.append("Switch\t").append(node.numPorts()).append(' ');
+            name(node);
+            out.append("\t\t# \"").append(displayName.apply(node)).append("\" ").append(enhanced ? "enhanced" : "base").append(" port 0 lid ")
                     .append(node.lid()).append(" lmc ").append(node.managementLmc());
         } else {
-            out.append(node.nodeTypeValue() == 3 ? "Rt" : "Ca").append('\t').append(node.numPorts()).append(' ').append(name(node))
-                    .append("\t\t# \"").append(node.description()).append('"');
+            out.append(node.nodeTypeValue() == 3 ? "Rt" : "Ca").append('\t').append(node.numPorts()).append(' ');
+            name(node);
+            out.append("\t\t# \"").append(node.description()).append('"');
         }
     }
 
@@ -83,7 +85,9 @@ final class TopologyLines {
         out.append(prefix).append('[').append(p.number()).append(']');
         if (p.node().isSwitch()) {
             Port port0 = p.node().managementPort();
-            out.append('\t').append(name(r.node())).append('[').append(r.number()).append(']');
+            out.append('\t');
+            name(r.node());
+            out.append('[').append(r.number()).append(']');
             if (!r.node().isSwitch()) {
                 out.append('(').append(Long.toHexString(r.guid().value())).append(") ");
             }
@@ -91,7 +95,9 @@ final class TopologyLines {
                     .append(widthSpeed(p.rawInfo(), port0 == null ? 0 : port0.rawInfo().capabilityMask(), port0 != null));
         } else {
             out.append('(').append(Long.toHexString(p.guid().value())).append(") ");
-            out.append('\t').append(name(r.node())).append('[').append(r.number()).append(']');
+            out.append('\t');
+            name(r.node());
+            out.append('[').append(r.number()).append(']');
             if (!r.node().isSwitch()) {
                 out.append(" (").append(Long.toHexString(r.guid().value())).append(") ");
             }
@@ -106,15 +112,20 @@ final class TopologyLines {
         return r.node().isSwitch() ? r.node().lid() : r.rawInfo().lid();
     }
 
-    /** {@code "S-<guid>"}/{@code "H-<guid>"}/{@code "R-<guid>"}, quoted. */
-    private static String name(Node n) {
+    /** Appends {@code "S-<guid>"}/{@code "H-<guid>"}/{@code "R-<guid>"}, quoted. */
+    private void name(Node n) {
         char kind = switch (n.nodeTypeValue()) {
             case 1 -> 'H';
             case 2 -> 'S';
             case 3 -> 'R';
             default -> '?';
         };
-        return "\"" + kind + "-" + hex16(n.guid().value()) + "\"";
+        out.append('"').append(kind).append('-');
+        long v = n.guid().value();
+        for (int shift = 60; shift >= 0; shift -= 4) {
+            out.append(Character.forDigit((int) (v >>> shift) & 0xF, 16));
+        }
+        out.append('"');
     }
 
     /** 16 lower-case hex digits, zero padded. */

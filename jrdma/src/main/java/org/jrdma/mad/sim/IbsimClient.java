@@ -93,6 +93,8 @@ public final class IbsimClient implements AutoCloseable {
     private final UnixDatagramSocket control;
     private final UnixDatagramSocket data;
     private final ReentrantLock controlLock = new ReentrantLock();
+    /** The packet {@link #receive} reads into: one receiving thread at a time, as {@link org.jrdma.mad.MadTransport} says. */
+    private final byte[] receivePacket = new byte[REQUEST_SIZE];
     private final AtomicBoolean closed = new AtomicBoolean();
     private final int clientId;
     private final String nodeName;
@@ -313,13 +315,13 @@ public final class IbsimClient implements AutoCloseable {
     }
 
     /**
-     * Receives one packet from the fabric.
+     * Receives one packet from the fabric; one thread at a time.
      *
      * @param timeoutMillis how long to wait
      * @return the packet, or null if none came in time
      */
     public SimPacket receive(int timeoutMillis) {
-        byte[] packet = new byte[REQUEST_SIZE];
+        byte[] packet = receivePacket;
         int n = data.receive(packet, timeoutMillis);
         if (n < 0) {
             return null;
