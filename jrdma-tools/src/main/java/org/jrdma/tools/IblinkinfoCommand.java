@@ -133,7 +133,11 @@ final class IblinkinfoCommand extends FabricCommand {
     private SubnetDiscovery discover(SmpClient smp, SmpTarget.DirectedRoute route, Guid wanted) {
         int limit = (int) Math.min(hops, Integer.MAX_VALUE);
         if (route != null) {
-            explained("Failed to get local Node Info", () -> smp.get(new SmpNodeInfo(), route, 0));
+            try {
+                smp.get(new SmpNodeInfo(), route, 0);
+            } catch (RdmaException e) {
+                throw DiagError.stderr("Failed to get local Node Info", 1, e);
+            }
             return SubnetDiscovery.run(smp, new Neighborhood.AtRoute(route, Math.max(limit, 1)));
         }
         if (wanted != null) {

@@ -58,7 +58,12 @@ final class IbnetdiscoverCommand extends FabricCommand {
         if (loadCache != null) {
             subnet = load(loadCache, "loading cached fabric failed");
         } else {
-            SubnetDiscovery discovery = viaSa.discover(fabric, engine());
+            SubnetDiscovery discovery;
+            try {
+                discovery = viaSa.discover(fabric, engine());
+            } catch (RdmaException e) {
+                throw DiagError.exit("discover failed\n", e);
+            }
             subnet = discovery.subnet();
             problems = discovery.problems();
         }
@@ -71,7 +76,7 @@ final class IbnetdiscoverCommand extends FabricCommand {
             try {
                 SubnetCache.write(subnet, cache);
             } catch (SubnetCacheException e) {
-                throw new RdmaException("caching ibnetdiscover data failed: " + e.getMessage(), e);
+                throw DiagError.exit("caching ibnetdiscover data failed\n", e);
             }
         }
         return reportProblems(problems);
@@ -86,12 +91,12 @@ final class IbnetdiscoverCommand extends FabricCommand {
         }
     }
 
-    /** The subnet cached in {@code file}; a bad cache fails with the C tool's message ({@code failure}) and why. */
+    /** The subnet cached in {@code file}; a bad cache fails with the C tool's message ({@code failure}, with its stray newline) and why. */
     private static Subnet load(Path file, String failure) {
         try {
             return SubnetCache.read(file);
         } catch (SubnetCacheException e) {
-            throw new RdmaException(failure + ": " + e.getMessage(), e);
+            throw DiagError.exit(failure + "\n", e);
         }
     }
 }

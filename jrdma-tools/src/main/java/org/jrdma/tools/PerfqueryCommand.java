@@ -55,18 +55,19 @@ final class PerfqueryCommand extends FabricCommand {
         GmpClient gmp = gmp();
         PrintWriter out = out();
         if (!resetOnly) {
-            MadClassPortInfo cpi = gmp.performanceGet(new MadClassPortInfo(), target, 0);
+            MadClassPortInfo cpi = explained("classportinfo query", () -> gmp.performanceGet(new MadClassPortInfo(), target, 0));
             DiagOptions options = DiagOptions.defaults().withPmCapabilities(cpi.capabilityMask(), cpi.capabilityMask2());
             out.print(extended
                     ? PerfQuery.portCountersExtended(PortId.lid(target), portSelect,
-                            gmp.performanceGet(new PmPortCountersExtended().portSelect(portSelect), target, 0), options)
+                            explained("perfextquery", () -> gmp.performanceGet(new PmPortCountersExtended().portSelect(portSelect), target, 0)),
+                            options)
                     : PerfQuery.portCounters(PortId.lid(target), portSelect,
-                            gmp.performanceGet(new PmPortCounters().portSelect(portSelect), target, 0), options));
+                            explained("perfquery", () -> gmp.performanceGet(new PmPortCounters().portSelect(portSelect), target, 0)), options));
             out.flush();
         }
         if (resetOnly || resetAfterRead) {
-            gmp.performanceSet(new PmPortCounters().portSelect(portSelect).counterSelect(ALL_COUNTERS)
-                    .counterSelect2(ALL_COUNTERS2), target, 0);
+            explained("perf reset", () -> gmp.performanceSet(new PmPortCounters().portSelect(portSelect).counterSelect(ALL_COUNTERS)
+                    .counterSelect2(ALL_COUNTERS2), target, 0));
         }
         return ExitCodes.OK;
     }

@@ -6,7 +6,6 @@ import org.jrdma.iba.Guid;
 import org.jrdma.iba.diag.PortId;
 import org.jrdma.iba.sa.SaPathRecord;
 import org.jrdma.mad.GmpClient;
-import org.jrdma.mad.MadException;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Option;
@@ -77,7 +76,7 @@ class RouteOrGuidOptions {
          *
          * @param smp    the SMP client, to read the local port
          * @param fabric the timeout and retries of the SA query
-         * @throws RdmaException if the SA cannot resolve the GUID
+         * @throws DiagError if the SA cannot resolve the GUID ({@code can't resolve destination port <text>})
          */
         Destination resolve(SmpClient smp, FabricOptions fabric) {
             if (guid == null) {
@@ -92,11 +91,12 @@ class RouteOrGuidOptions {
             try {
                 lid = gmp.subnAdmGet(query, SaPathRecord.DGID_COMPONENT_MASK | SaPathRecord.SGID_COMPONENT_MASK,
                         local.smLid()).dlid();
-            } catch (MadException e) {
-                throw new RdmaException("can't resolve destination port " + text + ": " + e.getMessage(), e);
+            } catch (RdmaException e) {
+                throw DiagError.exit("can't resolve destination port " + text, e);
             }
             if (lid <= 0 || lid >= 0xC000) {
-                throw new RdmaException("can't resolve destination port " + text + ": the SA answered LID " + lid);
+                throw DiagError.exit("can't resolve destination port " + text,
+                        new RdmaException("the SA answered LID " + lid + " for port GUID " + guid));
             }
             return new Destination(new SmpTarget.Lid(lid), PortId.lid(lid));
         }
