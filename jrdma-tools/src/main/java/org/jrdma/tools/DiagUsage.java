@@ -44,7 +44,7 @@ final class DiagUsage {
      * Reports a command line picocli could not read as the C tool does and returns its status:
      * {@link ExitCodes#USAGE}, or {@link ExitCodes#FAILED} for the scripts.
      */
-    static int report(CommandLine.ParameterException e) {
+    static int report(CommandLine.ParameterException e, String[] args) {
         CommandLine commandLine = e.getCommandLine();
         PrintWriter err = commandLine.getErr();
         String tool = commandLine.getCommandName();
@@ -53,7 +53,7 @@ final class DiagUsage {
             err.flush();
             return ExitCodes.FAILED;
         }
-        String complaint = getoptComplaint(e);
+        String complaint = getoptComplaint(e, List.of(args));
         if (complaint != null) {
             err.print(tool + ": " + complaint + "\n");
         }
@@ -73,7 +73,7 @@ final class DiagUsage {
     }
 
     /** What getopt_long prints before the usage message, or null when it prints nothing (a missing argument). */
-    private static String getoptComplaint(CommandLine.ParameterException e) {
+    private static String getoptComplaint(CommandLine.ParameterException e, List<String> args) {
         return switch (e) {
             case CommandLine.UnmatchedArgumentException u when !u.getUnmatched().isEmpty() && u.getUnmatched().getFirst().startsWith("--") ->
                     "unrecognized option '" + u.getUnmatched().getFirst().split("=", 2)[0] + "'";
@@ -82,7 +82,8 @@ final class DiagUsage {
             case CommandLine.UnmatchedArgumentException _ -> null;
             case CommandLine.MissingParameterException m when m.getMissing().stream().anyMatch(ArgSpec::isOption) -> {
                 OptionSpec option = (OptionSpec) m.getMissing().stream().filter(ArgSpec::isOption).findFirst().orElseThrow();
-                String used = option.shortestName();
+                List<String> names = List.of(option.names());
+                String used = args.reversed().stream().filter(names::contains).findFirst().orElse(option.shortestName());
                 yield used.startsWith("--") ? "option '" + used + "' requires an argument"
                         : "option requires an argument -- '" + used.substring(1) + "'";
             }

@@ -44,7 +44,7 @@ public final class Ibtool implements Callable<Integer> {
             cl.addSubcommand(subcommand);
         }
         cl.setExitCodeExceptionMapper(ExitCodes.MAPPER);
-        cl.setParameterExceptionHandler((e, arguments) -> DiagUsage.report(e));
+        cl.setParameterExceptionHandler(DiagUsage::report);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (!ExitCodes.reportable(e)) {
                 throw e;

@@ -52,7 +52,7 @@ class IblinkinfoCommandTest {
     @Test
     void anUnknownPortFailsAndADeadRouteFailsAsTheCToolDoes(Fabric fabric) {
         IbtoolRun unknown = IbtoolRun.of("iblinkinfo", "--sim", fabric.socketName(), "-G", "0x1234");
-        assertEquals(1, unknown.exitCode());
+        assertEquals(ExitCodes.FAILED, unknown.exitCode());
         assertTrue(unknown.err().contains("Failed to find port: 0x1234"), unknown.err());
 
         // spine1's port 5 is down: the C tool says "Failed to get local Node Info" and exits 1.

@@ -72,23 +72,21 @@ class IbrouteCommandTest {
     void aChannelAdapterIsNotASwitch(Fabric fabric) {
         AgainstC run = AgainstC.run(fabric, "ibroute", "4").assertSame();
         assertEquals("dump tables: not a switch", run.cError());
-        assertEquals(1, run.ours().exitCode());
+        assertEquals(255, run.ours().exitCode());
     }
 
     @Test
-    void anUnansweredLidFailsWithStatusOne(Fabric fabric) {
-        AgainstC run = AgainstC.run(fabric, "ibroute", "99");
-        assertEquals(255, run.c().exitCode());
-        assertEquals(1, run.ours().exitCode());
-        assertEquals("", run.ours().out());
-        assertTrue(run.ours().err().contains("dump tables: node info failed: valid addr?"), run.ours().err());
+    void anUnansweredLidFailsAsTheCToolDoes(Fabric fabric) {
+        AgainstC run = AgainstC.run(fabric, "ibroute", "99").assertSame();
+        assertEquals(255, run.ours().exitCode());
+        assertEquals("dump tables: node info failed: valid addr?", run.cError());
     }
 
     @Test
     void badInputExitsWithStatusTwoAndSaysWhy() {
         IbtoolRun noSwitch = IbtoolRun.of("ibroute", "--sim", "x");
         assertEquals(2, noSwitch.exitCode());
-        assertTrue(noSwitch.err().contains("Missing required parameter: 'SWITCH'"), noSwitch.err());
+        assertTrue(noSwitch.err().startsWith("\nUsage: ibroute [options] "), noSwitch.err());
 
         IbtoolRun badLid = IbtoolRun.of("ibroute", "--sim", "x", "0");
         assertEquals(2, badLid.exitCode());
