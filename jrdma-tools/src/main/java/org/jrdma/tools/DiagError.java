@@ -56,9 +56,7 @@ final class DiagError extends RuntimeException {
      * and status 255, nothing on standard output.
      */
     static DiagError panic(String function, String text, String strerror, Throwable cause) {
-        List<String> lines = new ArrayList<>();
-        lines.add("ibpanic: [" + pid() + "] " + function + ": " + text + ": " + strerror);
-        return new DiagError(null, lines, ExitCodes.FAILED, cause);
+        return new DiagError(null, new ArrayList<>(List.of(ibpanic(function, text, strerror))), ExitCodes.FAILED, cause);
     }
 
     /** A failure told on standard error alone ({@code fprintf(stderr, ...); exit(status)}). */
@@ -117,6 +115,11 @@ final class DiagError extends RuntimeException {
     /** {@code ibwarn: [pid] <function>: <text>}, libibmad's {@code IBWARN}. */
     static String ibwarn(String function, String text) {
         return "ibwarn: [" + pid() + "] " + function + ": " + text;
+    }
+
+    /** {@code ibpanic: [pid] <function>: <text>: <strerror>}, libibmad's {@code IBPANIC} ({@code %m} is strerror(errno)). */
+    static String ibpanic(String function, String text, String strerror) {
+        return "ibpanic: [" + pid() + "] " + function + ": " + text + ": " + strerror;
     }
 
     private static long pid() {

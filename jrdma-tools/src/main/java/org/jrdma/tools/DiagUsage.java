@@ -1,41 +1,38 @@
 package org.jrdma.tools;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
-import java.util.Arrays;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
-import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The usage message infiniband-diags prints for a command line it cannot read, in its layout
- * ({@code ibdiag_show_usage}): getopt's complaint ({@code smpquery: invalid option -- 'Z'}), a blank
- * line, {@code Usage: <tool> [options] <the C tool's arguments>}, the options, a blank line, all on
- * standard error, then status 2. The shell scripts ibhosts, ibswitches, ibrouters and ibnodes print
- * one {@code Usage:} line and exit 255.
+ * The usage message infiniband-diags prints for a command line it cannot read
+ * ({@code ibdiag_show_usage}): getopt's complaint ({@code smpquery: invalid option -- 'Z'}), then the
+ * C tool's usage text (a blank line, {@code Usage: <tool> [options] <args>}, the operations or query
+ * names where it has them, its options, its examples), all on standard error, then status 2; where
+ * getopt has no complaint (a missing operand, a value picocli cannot convert), picocli's reason follows
+ * as jrdma's explanation. The
+ * text is the C tool's (resources {@code <tool>.usage}, as infiniband-diags 44 prints it) without the
+ * lines of the options ibtool does not have yet; ibtool's own options ({@code --sim}, {@code --trace}
+ * ...) are listed by {@code --help}. A command the C tools do not have (ibtool itself, decode_mad)
+ * gets picocli's usage message. The shell scripts ibhosts, ibswitches, ibrouters and ibnodes print one
+ * {@code Usage:} line and exit 255.
  */
 final class DiagUsage {
-    /** What each C tool's usage line says after {@code [options]} (its {@code prog_args}). */
-    private static final Map<String, String> ARGUMENTS = Map.ofEntries(
-            Map.entry("ibnetdiscover", "[topology-file]"),
-            Map.entry("smpquery", "<op> <dest dr_path|lid|guid> [op params]"),
-            Map.entry("perfquery", " [<lid|guid> [[port(s)] [reset_mask]]]"),
-            Map.entry("saquery", "[query-name] [<name> | <lid> | <guid>]"),
-            Map.entry("ibroute", "[<dest dr_path|lid|guid> [<startlid> [<endlid>]]]"),
-            Map.entry("ibtracert", "<src-addr> <dest-addr>"),
-            Map.entry("iblinkinfo", ""),
-            Map.entry("sminfo", "<sm_lid|sm_dr_path> [modifier]"),
-            Map.entry("ibaddr", "[<lid|dr_path|guid>]"),
-            Map.entry("smpdump", "<dlid|dr_path> <attr> [mod]"),
-            Map.entry("ibstat", "<ca_name> [portnum]"));
     /** The scripts' one usage line after their name. */
     private static final String SCRIPT_ARGUMENTS = "[-h] [<topology-file> | -y mkey -C ca_name -P ca_port -t timeout_ms]";
     private static final List<String> SCRIPTS = List.of("ibhosts", "ibswitches", "ibrouters", "ibnodes");
-    /** The column the C tools start an option's description in. */
-    private static final int DESCRIPTION_COLUMN = 24;
+    /** An option line of a C usage text: {@code   --name, -x <arg>   description}; group 1 is the name. */
+    private static final Pattern OPTION_LINE = Pattern.compile("^  --([^ ,]+)");
+    /** A continuation of the previous option's description: blanks, then text. */
+    private static final Pattern CONTINUATION = Pattern.compile("^ {5,}\\S");
 
     private DiagUsage() {
     }
@@ -53,70 +50,100 @@ final class DiagUsage {
             err.flush();
             return ExitCodes.FAILED;
         }
-        String complaint = getoptComplaint(e, List.of(args));
+        String complaint = getoptComplaint(commandLine.getCommandSpec(), List.of(args));
         if (complaint != null) {
             err.print(tool + ": " + complaint + "\n");
         }
         print(commandLine.getCommandSpec(), err);
+        if (complaint == null) {
+            err.print(tool + ": " + e.getMessage() + "\n");
+            err.flush();
+        }
         return ExitCodes.USAGE;
     }
 
-    /** Prints the usage message in the C tools' layout on {@code err}. */
+    /** Prints the C tool's usage message, less the options {@code spec} does not have (or picocli's), on {@code err}. */
     static void print(CommandSpec spec, PrintWriter err) {
-        String tool = spec.name();
-        StringBuilder text = new StringBuilder("\nUsage: ").append(tool).append(" [options] ")
-                .append(ARGUMENTS.getOrDefault(tool, positionals(spec))).append("\n\nOptions:\n");
-        spec.options().stream().filter(o -> !o.hidden()).forEach(o -> text.append(line(o)).append('\n'));
-        text.append('\n');
-        err.print(text);
+        String text = cText(spec.name());
+        if (text != null) {
+            err.print(withoutMissingOptions(text, spec));
+        } else {
+            spec.commandLine().usage(err);
+        }
         err.flush();
     }
 
-    /** What getopt_long prints before the usage message, or null when it prints nothing (a missing argument). */
-    private static String getoptComplaint(CommandLine.ParameterException e, List<String> args) {
-        return switch (e) {
-            case CommandLine.UnmatchedArgumentException u when !u.getUnmatched().isEmpty() && u.getUnmatched().getFirst().startsWith("--") ->
-                    "unrecognized option '" + u.getUnmatched().getFirst().split("=", 2)[0] + "'";
-            case CommandLine.UnmatchedArgumentException u when !u.getUnmatched().isEmpty() && u.getUnmatched().getFirst().startsWith("-")
-                    && u.getUnmatched().getFirst().length() > 1 -> "invalid option -- '" + u.getUnmatched().getFirst().charAt(1) + "'";
-            case CommandLine.UnmatchedArgumentException _ -> null;
-            case CommandLine.MissingParameterException m when m.getMissing().stream().anyMatch(ArgSpec::isOption) -> {
-                OptionSpec option = (OptionSpec) m.getMissing().stream().filter(ArgSpec::isOption).findFirst().orElseThrow();
-                List<String> names = List.of(option.names());
-                String used = args.reversed().stream().filter(names::contains).findFirst().orElse(option.shortestName());
-                yield used.startsWith("--") ? "option '" + used + "' requires an argument"
-                        : "option requires an argument -- '" + used.substring(1) + "'";
+    /** The C tool's usage text, or null for a command the C tools do not have. */
+    private static String cText(String tool) {
+        try (InputStream in = DiagUsage.class.getResourceAsStream(tool + ".usage")) {
+            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code text} without the option lines (and their continuations) of options {@code spec} lacks. */
+    private static String withoutMissingOptions(String text, CommandSpec spec) {
+        StringBuilder kept = new StringBuilder();
+        boolean keep = true;
+        for (String line : text.split("\n", -1)) {
+            Matcher option = OPTION_LINE.matcher(line);
+            if (option.find()) {
+                keep = spec.findOption("--" + option.group(1)) != null;
+            } else if (!CONTINUATION.matcher(line).find()) {
+                keep = true;
             }
-            case CommandLine.MissingParameterException _ -> null;
-            default -> e.getMessage();
-        };
+            if (keep) {
+                kept.append(line).append('\n');
+            }
+        }
+        return kept.substring(0, kept.length() - 1);
     }
 
-    /** {@code  --long, -x <arg>}, padded to the description column, then the description. */
-    private static String line(OptionSpec option) {
-        StringBuilder line = new StringBuilder("  ").append(longName(option));
-        Arrays.stream(option.names()).filter(n -> !n.startsWith("--")).findFirst().ifPresent(s -> line.append(", ").append(s));
-        if (option.arity().max() > 0) {
-            line.append(" <").append(option.paramLabel().toLowerCase(Locale.ROOT)).append('>');
+    /**
+     * What getopt_long prints before the usage message, found as getopt finds it, scanning the
+     * arguments after the command's name from the left: the first unknown option or option missing
+     * its argument; null when it prints nothing (a missing or extra operand).
+     */
+    private static String getoptComplaint(CommandSpec spec, List<String> args) {
+        int i = args.indexOf(spec.name()) + 1;
+        for (; i < args.size() && !args.get(i).equals("--"); i++) {
+            String arg = args.get(i);
+            boolean last = i + 1 == args.size();
+            if (arg.startsWith("--")) {
+                String name = arg.split("=", 2)[0];
+                OptionSpec option = spec.findOption(name);
+                if (option == null) {
+                    return "unrecognized option '" + name + "'";
+                }
+                if (takesArgument(option) && !arg.contains("=")) {
+                    if (last) {
+                        return "option '" + name + "' requires an argument";
+                    }
+                    i++;
+                }
+            } else if (arg.startsWith("-") && arg.length() > 1) {
+                for (int j = 1; j < arg.length(); j++) {
+                    OptionSpec option = spec.findOption(arg.charAt(j));
+                    if (option == null) {
+                        return "invalid option -- '" + arg.charAt(j) + "'";
+                    }
+                    if (takesArgument(option)) {
+                        if (j + 1 == arg.length()) {
+                            if (last) {
+                                return "option requires an argument -- '" + arg.charAt(j) + "'";
+                            }
+                            i++;
+                        }
+                        break;
+                    }
+                }
+            }
         }
-        String description = String.join(" ", option.description());
-        if (!description.isEmpty()) {
-            line.append(" ".repeat(Math.max(0, DESCRIPTION_COLUMN - line.length()))).append("  ").append(description);
-        }
-        return line.toString();
+        return null;
     }
 
-    private static String longName(OptionSpec option) {
-        return Arrays.stream(option.names()).filter(n -> n.startsWith("--")).findFirst().orElse(option.longestName());
-    }
-
-    /** The command's positional parameters as a usage line names them, for a command the C tools do not have. */
-    private static String positionals(CommandSpec spec) {
-        StringBuilder args = new StringBuilder();
-        for (var p : spec.positionalParameters()) {
-            String label = "<" + p.paramLabel().toLowerCase(Locale.ROOT) + ">";
-            args.append(args.isEmpty() ? "" : " ").append(p.arity().min() == 0 ? "[" + label + "]" : label);
-        }
-        return args.toString();
+    private static boolean takesArgument(OptionSpec option) {
+        return option.arity().min() > 0;
     }
 }

@@ -3,6 +3,7 @@ package org.jrdma.tools;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -87,7 +88,17 @@ final class IbnetdiscoverCommand extends FabricCommand {
         try {
             return diffcheck == null ? SubnetDiff.DEFAULT : SubnetDiff.parseChecks(diffcheck);
         } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+            String bad = Arrays.stream(diffcheck.split(",")).filter(key -> !isCheck(key)).findFirst().orElse(diffcheck);
+            throw new UsageException("invalid diff check key: " + bad, e.getMessage());
+        }
+    }
+
+    private static boolean isCheck(String key) {
+        try {
+            SubnetDiff.parseChecks(key);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
         }
     }
 

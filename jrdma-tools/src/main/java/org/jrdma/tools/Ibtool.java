@@ -49,9 +49,13 @@ public final class Ibtool implements Callable<Integer> {
             if (!ExitCodes.reportable(e)) {
                 throw e;
             }
-            if (e instanceof UsageException) {
-                commandLine.getErr().println(commandLine.getCommandName() + ": " + e.getMessage());
+            if (e instanceof UsageException usage) {
+                if (usage.cLine() != null) {
+                    commandLine.getErr().print(usage.cLine() + "\n");
+                }
                 DiagUsage.print(commandLine.getCommandSpec(), commandLine.getErr());
+                commandLine.getErr().println(commandLine.getCommandName() + ": " + e.getMessage());
+                commandLine.getErr().flush();
                 return ExitCodes.USAGE;
             }
             DiagError error = DiagError.of(e);

@@ -149,8 +149,8 @@ final class IbtracertCommand extends FabricCommand {
 
     @Override
     int run() {
-        RouteOrGuidOptions.Address src = address.parse(source);
-        RouteOrGuidOptions.Address dst = address.parse(destination);
+        RouteOrGuidOptions.Address src = parse(source, "source");
+        RouteOrGuidOptions.Address dst = parse(destination, "destination");
         Integer multicastLid = mlid == null ? null : mlid(mlid);
         map = names.map();
         smp = smp();
@@ -174,9 +174,18 @@ final class IbtracertCommand extends FabricCommand {
         } catch (NoRoute e) {
             throw e.report();
         } catch (MulticastTrace.NoMulticastRoute e) {
-            throw DiagError.exit("Failed to get route information", e);
+            throw e.report();
         }
         return ExitCodes.OK;
+    }
+
+    /** An address argument; one the C tool cannot resolve fails as its {@code get_route} does. */
+    private RouteOrGuidOptions.Address parse(String text, String which) {
+        try {
+            return address.parse(text);
+        } catch (DiagError e) {
+            throw DiagError.exit("Failed to get route information", e.getCause()).warn("get_route", "can't resolve " + which + " port " + text);
+        }
     }
 
     /** {@code -m}'s MLID, as C's {@code strtoul} with base 0 reads it (decimal, 0x-hex, or octal after a 0). */

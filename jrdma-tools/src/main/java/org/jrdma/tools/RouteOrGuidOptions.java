@@ -52,14 +52,23 @@ class RouteOrGuidOptions {
     /**
      * Reads an address argument as these options say, before any MAD is sent.
      *
-     * @throws UsageException if {@code text} is not an address of this kind
+     * @throws DiagError if {@code text} is not an address of this kind: the C tools' {@code can't
+     *                   resolve destination port <text>}
      */
     final Address parse(String text) {
         return switch (kind) {
             case LID -> new Address(text, Destination.parse(text, false), null);
             case DIRECTED_ROUTE -> new Address(text, Destination.parse(text, true), null);
-            case GUID -> new Address(text, null, IbtoolCommand.parseGuid(text));
+            case GUID -> new Address(text, null, guid(text));
         };
+    }
+
+    private static Guid guid(String text) {
+        try {
+            return Guid.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw Destination.unresolved(text, e);
+        }
     }
 
     /**
@@ -92,11 +101,10 @@ class RouteOrGuidOptions {
                 lid = gmp.subnAdmGet(query, SaPathRecord.DGID_COMPONENT_MASK | SaPathRecord.SGID_COMPONENT_MASK,
                         local.smLid()).dlid();
             } catch (RdmaException e) {
-                throw DiagError.exit("can't resolve destination port " + text, e);
+                throw Destination.unresolved(text, e).warn("ib_path_query_via", "sa call path_query failed");
             }
             if (lid <= 0 || lid >= 0xC000) {
-                throw DiagError.exit("can't resolve destination port " + text,
-                        new RdmaException("the SA answered LID " + lid + " for port GUID " + guid));
+                throw Destination.unresolved(text, new RdmaException("the SA answered LID " + lid + " for port GUID " + guid));
             }
             return new Destination(new SmpTarget.Lid(lid), PortId.lid(lid));
         }

@@ -70,8 +70,8 @@ class ExitCodesTest {
 
         IbtoolRun usage = runFailing(new UsageException("--state 5 outside 0..3"));
         assertEquals(ExitCodes.USAGE, usage.exitCode());
-        assertTrue(usage.err().startsWith("fail: --state 5 outside 0..3"), usage.err());
-        assertTrue(usage.err().contains("Usage: "), "bad input is followed by the usage message: " + usage.err());
+        assertTrue(usage.err().startsWith("\nUsage: fail [options]"), "the usage message in the C tools' layout: " + usage.err());
+        assertTrue(usage.err().endsWith("\nfail: --state 5 outside 0..3\n"), "then jrdma's explanation: " + usage.err());
     }
 
     @Test
