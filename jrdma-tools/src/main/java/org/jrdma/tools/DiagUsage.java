@@ -62,8 +62,23 @@ final class DiagUsage {
         return ExitCodes.USAGE;
     }
 
+    /**
+     * Reports an argument the command refused as the C tool does: its own line, if it prints one,
+     * the usage message, then the refusal's reason (jrdma's explanation); returns {@link ExitCodes#USAGE}.
+     */
+    static int report(UsageException e, CommandLine commandLine) {
+        PrintWriter err = commandLine.getErr();
+        if (e.cLine() != null) {
+            err.print(e.cLine() + "\n");
+        }
+        print(commandLine.getCommandSpec(), err);
+        err.print(commandLine.getCommandName() + ": " + e.getMessage() + "\n");
+        err.flush();
+        return ExitCodes.USAGE;
+    }
+
     /** Prints the C tool's usage message, less the options {@code spec} does not have (or picocli's), on {@code err}. */
-    static void print(CommandSpec spec, PrintWriter err) {
+    private static void print(CommandSpec spec, PrintWriter err) {
         String text = cText(spec.name());
         if (text != null) {
             err.print(withoutMissingOptions(text, spec));

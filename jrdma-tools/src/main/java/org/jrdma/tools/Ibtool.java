@@ -50,13 +50,7 @@ public final class Ibtool implements Callable<Integer> {
                 throw e;
             }
             if (e instanceof UsageException usage) {
-                if (usage.cLine() != null) {
-                    commandLine.getErr().print(usage.cLine() + "\n");
-                }
-                DiagUsage.print(commandLine.getCommandSpec(), commandLine.getErr());
-                commandLine.getErr().println(commandLine.getCommandName() + ": " + e.getMessage());
-                commandLine.getErr().flush();
-                return ExitCodes.USAGE;
+                return DiagUsage.report(usage, commandLine);
             }
             DiagError error = DiagError.of(e);
             error.report(commandLine.getCommandName(), commandLine.getOut(), commandLine.getErr());
