@@ -18,6 +18,9 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "ibaddr", mixinStandardHelpOptions = true, description = "Show the GID and LID range of a port.")
 final class IbaddrCommand extends FabricCommand {
+    private static final String UNRESOLVED = "can't resolve requested address";
+    private static final int MAX_PORT = 254;
+
     @Mixin
     RouteOrGuidOptions address;
 
@@ -44,12 +47,15 @@ final class IbaddrCommand extends FabricCommand {
 
     @Override
     int run() {
-        checkRange(portNumber, 0, 254, "PORTNUM");
+        if (portNumber < 0 || portNumber > MAX_PORT) {
+            // The C tool sends the query, which the node refuses.
+            throw DiagError.exit(UNRESOLVED, new IllegalArgumentException("PORTNUM " + portNumber + " outside 0.." + MAX_PORT));
+        }
         RouteOrGuidOptions.Address at = port == null ? null : address.parse(port);
         boolean showGid = gidOnly || !lidOnly && !decimalLidOnly;
         boolean showLid = lidOnly || decimalLidOnly || !gidOnly;
         SmpClient smp = smp();
-        Port addressed = explained("can't resolve requested address", () -> {
+        Port addressed = explained(UNRESOLVED, () -> {
             if (at == null) {
                 LocalPort local = LocalPort.read(smp);
                 return new Port(local.node(), local.info());

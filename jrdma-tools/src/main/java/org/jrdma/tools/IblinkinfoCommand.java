@@ -112,7 +112,8 @@ final class IblinkinfoCommand extends FabricCommand {
         Subnet subnet = discovery.subnet();
         if ((route != null || wanted != null) && !all) {
             if (!shown(subnet.from())) {
-                throw new RdmaException("Failed to find port: " + (route != null ? directRoute : portGuid));
+                // The C tool says so on standard error and exits 0.
+                throw DiagError.stderr("Failed to find port: " + (route != null ? directRoute : portGuid), ExitCodes.OK, null);
             }
             printNode(out, subnet.from());
         } else {
@@ -133,14 +134,22 @@ final class IblinkinfoCommand extends FabricCommand {
     private SubnetDiscovery discover(SmpClient smp, SmpTarget.DirectedRoute route, Guid wanted) {
         int limit = (int) Math.min(hops, Integer.MAX_VALUE);
         if (route != null) {
-            explained("Failed to get local Node Info", () -> smp.get(new SmpNodeInfo(), route, 0));
+            try {
+                smp.get(new SmpNodeInfo(), route, 0);
+            } catch (RdmaException e) {
+                throw DiagError.stderr("Failed to get local Node Info", 1, e);
+            }
             return SubnetDiscovery.run(smp, new Neighborhood.AtRoute(route, Math.max(limit, 1)));
         }
         if (wanted != null) {
             try {
                 return SubnetDiscovery.run(smp, new Neighborhood.AtPort(wanted, Math.max(limit, 1)));
             } catch (IllegalArgumentException e) {
-                throw new RdmaException("Failed to find port: " + portGuid + " (" + e.getMessage() + ")", e);
+                // The C tool asks the SA for the GUID first, warns that it failed, scans the whole
+                // fabric, then says it found no such port and exits 0.
+                throw DiagError.stderr(DiagError.ibwarn("ib_path_query_via", "sa call path_query failed"), ExitCodes.OK, e)
+                        .warn("main", "Failed to resolve " + portGuid + "; attempting full scan\n")
+                        .stderrLine("Failed to find port: " + portGuid);
             }
         }
         return limit == 0 ? SubnetDiscovery.run(smp) : SubnetDiscovery.run(smp, new Neighborhood.AtRoute(SmpTarget.local(), limit));

@@ -3,6 +3,7 @@ package org.jrdma.tools;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
@@ -58,7 +59,12 @@ final class IbnetdiscoverCommand extends FabricCommand {
         if (loadCache != null) {
             subnet = load(loadCache, "loading cached fabric failed");
         } else {
-            SubnetDiscovery discovery = viaSa.discover(fabric, engine());
+            SubnetDiscovery discovery;
+            try {
+                discovery = viaSa.discover(fabric, engine());
+            } catch (RdmaException e) {
+                throw DiagError.exit("discover failed\n", e);
+            }
             subnet = discovery.subnet();
             problems = discovery.problems();
         }
@@ -71,7 +77,7 @@ final class IbnetdiscoverCommand extends FabricCommand {
             try {
                 SubnetCache.write(subnet, cache);
             } catch (SubnetCacheException e) {
-                throw new RdmaException("caching ibnetdiscover data failed: " + e.getMessage(), e);
+                throw DiagError.exit("caching ibnetdiscover data failed\n", e);
             }
         }
         return reportProblems(problems);
@@ -82,16 +88,26 @@ final class IbnetdiscoverCommand extends FabricCommand {
         try {
             return diffcheck == null ? SubnetDiff.DEFAULT : SubnetDiff.parseChecks(diffcheck);
         } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
+            String bad = Arrays.stream(diffcheck.split(",")).filter(key -> !isCheck(key)).findFirst().orElse(diffcheck);
+            throw new UsageException("invalid diff check key: " + bad, e.getMessage());
         }
     }
 
-    /** The subnet cached in {@code file}; a bad cache fails with the C tool's message ({@code failure}) and why. */
+    private static boolean isCheck(String key) {
+        try {
+            SubnetDiff.parseChecks(key);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** The subnet cached in {@code file}; a bad cache fails with the C tool's message ({@code failure}, with its stray newline) and why. */
     private static Subnet load(Path file, String failure) {
         try {
             return SubnetCache.read(file);
         } catch (SubnetCacheException e) {
-            throw new RdmaException(failure + ": " + e.getMessage(), e);
+            throw DiagError.exit(failure + "\n", e);
         }
     }
 }

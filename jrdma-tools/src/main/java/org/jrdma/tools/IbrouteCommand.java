@@ -41,6 +41,8 @@ final class IbrouteCommand extends FabricCommand {
     private static final int MIN_MLID = 0xC000;
     private static final int MAX_MLID = 0xFFFE;
     private static final int MAX_UNICAST_LID = 0xBFFF;
+    /** libibmad's xdump of 64 zero bytes. */
+    private static final String ZERO_DUMP = String.join("\n", java.util.Collections.nCopies(4, "0000 0000 0000 0000 0000 0000 0000 0000"));
 
     @Mixin
     NodeNameMapOption names;
@@ -94,11 +96,17 @@ final class IbrouteCommand extends FabricCommand {
     }
 
     private static Switch checkSwitch(SmpClient smp, Destination d, NodeNameMap map) {
-        SmpNodeInfo info = explained("dump tables: node info failed: valid addr?", () -> smp.get(new SmpNodeInfo(), d.target(), 0));
+        SmpNodeInfo info;
+        try {
+            info = smp.get(new SmpNodeInfo(), d.target(), 0);
+        } catch (RdmaException e) {
+            // The C tool then dumps its NodeInfo buffer, which no reply filled: 64 zero bytes.
+            throw DiagError.exit("dump tables: node info failed: valid addr?", e).stderrLine("nodeinfo").stderrLine(ZERO_DUMP);
+        }
         String description = explained("dump tables: node desc failed", () -> smp.get(new SmpNodeDescription(), d.target(), 0))
                 .nodeString();
         if (info.nodeType() != NodeType.SWITCH.value()) {
-            throw new RdmaException("dump tables: not a switch");
+            throw DiagError.exit("dump tables: not a switch");
         }
         SmpSwitchInfo switchInfo = explained("dump tables: switch info failed: is a switch node?",
                 () -> smp.get(new SmpSwitchInfo(), d.target(), 0));

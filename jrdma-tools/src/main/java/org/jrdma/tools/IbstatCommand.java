@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.jrdma.NoSuchDeviceException;
 import org.jrdma.Rdma;
-import org.jrdma.RdmaException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.devices.RdmaDevice;
 import org.jrdma.devices.SysfsDevices;
@@ -51,7 +50,8 @@ final class IbstatCommand extends IbtoolCommand {
         List<RdmaDevice> devices = devices();
         if (ca != null) {
             devices = List.of(devices.stream().filter(d -> ca.startsWith(d.name())).findFirst()
-                    .orElseThrow(() -> new NoSuchDeviceException(ca, "'" + ca + "' IB device can't be found")));
+                    .orElseThrow(() -> DiagError.panic("main", "'" + ca + "' IB device can't be found", "Success",
+                            new NoSuchDeviceException(ca, "no RDMA device is named " + ca))));
         }
         // A simulated node has no link_layer file under libumad2sim, so ibstat says "IB" there, and never FDR10.
         IbstatFormat format = sim.requested() ? new IbstatFormat(false, p -> false) : new IbstatFormat(true, IbstatCommand::isFdr10);
@@ -108,9 +108,14 @@ final class IbstatCommand extends IbtoolCommand {
         }
     }
 
+    /**
+     * The port {@code number} of {@code device}; a port it does not have fails as ibstat fails, with
+     * the errno its sysfs read left behind (ENOENT).
+     */
     private static EndPort selectedPort(RdmaDevice device, int number) {
-        return device.endPort(number).orElseThrow(() -> new RdmaException(IbstatFormat.nodeType(device) + ": '"
-                + device.name() + "' has no port number " + number + " - max (" + IbstatFormat.numPorts(device)
-                + "); stat of IB device '" + device.name() + "' failed"));
+        return device.endPort(number).orElseThrow(() -> DiagError.stderr(DiagError.ibwarn("ca_stat", IbstatFormat.nodeType(device)
+                + ": '" + device.name() + "' has no port number " + number + " - max (" + IbstatFormat.numPorts(device) + ")"),
+                ExitCodes.FAILED, null).stderrLine(DiagError.ibpanic("main", "stat of IB device '" + device.name() + "' failed",
+                "No such file or directory")));
     }
 }

@@ -9,8 +9,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ibtool}: the jrdma command line, one subcommand per infiniband-diags style tool. Without a
- * subcommand it prints the list of subcommands. Exit status: 0 success, 1 a fabric or MAD failure,
- * 2 bad input, 3 an incomplete answer (part of the fabric did not respond).
+ * subcommand it prints the list of subcommands. Exit status as infiniband-diags': 0 success, 255 a
+ * fabric or MAD failure, 2 bad input, and 3 an incomplete answer (part of the fabric did not respond).
  */
 @Command(name = "ibtool", mixinStandardHelpOptions = true, version = "jrdma ibtool 0.1.0",
         description = "InfiniBand diagnostics and fabric tools built on jrdma.")
@@ -32,8 +32,8 @@ public final class Ibtool implements Callable<Integer> {
     }
 
     /**
-     * The command line that runs {@code args}, its failures mapped to ibtool's exit statuses
-     * ({@link ExitCodes#MAPPER}) with a one-line message. When {@code args} start with a subcommand's name it holds that subcommand
+     * The command line that runs {@code args}, its failures reported as the C tools report them
+     * ({@link DiagError}, {@link DiagUsage}) and mapped to their exit statuses ({@link ExitCodes#MAPPER}). When {@code args} start with a subcommand's name it holds that subcommand
      * alone: picocli builds a command's model by reflection, and building the other fifteen would
      * cost a one-shot process more than most of its commands take; otherwise (no arguments, an
      * option, an unknown name) it holds every subcommand, for the usage message and picocli's errors.
@@ -44,16 +44,17 @@ public final class Ibtool implements Callable<Integer> {
             cl.addSubcommand(subcommand);
         }
         cl.setExitCodeExceptionMapper(ExitCodes.MAPPER);
+        cl.setParameterExceptionHandler(DiagUsage::report);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (!ExitCodes.reportable(e)) {
                 throw e;
             }
-            commandLine.getErr().println(commandLine.getCommandName() + ": " + e.getMessage());
-            if (e instanceof UsageException) {
-                commandLine.usage(commandLine.getErr());
+            if (e instanceof UsageException usage) {
+                return DiagUsage.report(usage, commandLine);
             }
-            commandLine.getErr().flush();
-            return ExitCodes.MAPPER.getExitCode(e);
+            DiagError error = DiagError.of(e);
+            error.report(commandLine.getCommandName(), commandLine.getOut(), commandLine.getErr());
+            return error.status();
         });
         return cl;
     }

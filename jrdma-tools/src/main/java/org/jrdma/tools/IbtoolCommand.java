@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
 /**
  * What every {@code ibtool} subcommand shares: its standard output and error, the checks of its
  * arguments, and its end: {@link #run()} returns an exit status ({@link ExitCodes}) or throws, and
- * {@link Ibtool#commandLine} turns what it throws into a one-line message and a status. Output is
+ * {@link Ibtool#commandLine} reports what it throws as the C tool would ({@link DiagError}) and ends
+ * with the C tool's status. Output is
  * flushed however the command ends, so what it printed before a failure is not lost.
  */
 abstract class IbtoolCommand implements Callable<Integer> {
@@ -105,16 +106,14 @@ abstract class IbtoolCommand implements Callable<Integer> {
     }
 
     /**
-     * The result of a query, a failure of which is explained the C tool's way:
-     * {@code "<what> (<why>)"}.
-     *
-     * @throws RdmaException naming {@code what}, the query's failure as its cause
+     * The result of a query whose failure the C tool reports with {@code IBEXIT(what)}: on failure,
+     * a {@link DiagError} with that text, the failure as its cause (jrdma's explanation).
      */
     static <T> T explained(String what, Supplier<T> query) {
         try {
             return query.get();
         } catch (RdmaException e) {
-            throw new RdmaException(what + " (" + e.getMessage() + ")", e);
+            throw DiagError.exit(what, e);
         }
     }
 }

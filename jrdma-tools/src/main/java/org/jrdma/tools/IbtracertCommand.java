@@ -1,6 +1,8 @@
 package org.jrdma.tools;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.NodeType;
 import org.jrdma.iba.PortState;
@@ -24,9 +26,9 @@ import picocli.CommandLine.Parameters;
  *
  * <p>Differences from the C tool: {@code -D} takes the source and destination as directed routes
  * from the local port (the C tool has no {@code -D}); {@code -m MLID} traces a multicast route
- * ({@link MulticastTrace}); the ports file is not implemented; a failure exits 1 with the reason on standard error, where the
- * C tool warns on standard error, prints {@code Failed to get route information} on standard
- * output and exits 255.
+ * ({@link MulticastTrace}); the ports file is not implemented. A failure is reported as the C tool
+ * reports it: its warnings on standard error, {@code Failed to get route information} on standard
+ * output, status 255.
  */
 @Command(name = "ibtracert", mixinStandardHelpOptions = true,
         description = "Trace the unicast route between two ports through the switches' forwarding tables "
@@ -110,12 +112,34 @@ final class IbtracertCommand extends FabricCommand {
     private record SwitchState(int linearFdbTop, boolean enhancedPort0) {
     }
 
-    /** Why the route could not be followed. */
+    /**
+     * Why the route could not be followed: the warnings the C tool prints on the way out
+     * ({@code find_route: ...}, then {@code get_route: ...}), the failed query as the cause.
+     */
     private static final class NoRoute extends RdmaException {
         private static final long serialVersionUID = 1L;
+        private final List<String[]> warnings = new ArrayList<>();
 
         NoRoute(String message) {
-            super(message);
+            this(message, null);
+        }
+
+        NoRoute(String message, Throwable cause) {
+            super(cause == null ? message : message + " (" + cause.getMessage() + ")", cause);
+            warnings.add(new String[] {"find_route", message});
+        }
+
+        /** Adds the warning of the function that gave up next, {@code get_route}. */
+        NoRoute then(String text) {
+            warnings.add(new String[] {"get_route", text});
+            return this;
+        }
+
+        /** IBEXIT("Failed to get route information") after these warnings. */
+        DiagError report() {
+            DiagError error = DiagError.exit("Failed to get route information", this);
+            warnings.forEach(w -> error.warn(w[0], w[1]));
+            return error;
         }
     }
 
@@ -125,8 +149,8 @@ final class IbtracertCommand extends FabricCommand {
 
     @Override
     int run() {
-        RouteOrGuidOptions.Address src = address.parse(source);
-        RouteOrGuidOptions.Address dst = address.parse(destination);
+        RouteOrGuidOptions.Address src = parse(source, "source");
+        RouteOrGuidOptions.Address dst = parse(destination, "destination");
         Integer multicastLid = mlid == null ? null : mlid(mlid);
         map = names.map();
         smp = smp();
@@ -138,15 +162,30 @@ final class IbtracertCommand extends FabricCommand {
             Route start = directed ? new Route(((SmpTarget.DirectedRoute) from.target()).ports())
                     : routeTo(((SmpTarget.Lid) from.target()).lid());
             if (multicastLid == null) {
-                findRoute(start, toLid, simple ? 1 : 2);
+                try {
+                    findRoute(start, toLid, simple ? 1 : 2);
+                } catch (NoRoute e) {
+                    throw e.then("can't find a route from src to dest");
+                }
             } else {
                 long target = smp.get(new SmpNodeInfo(), new SmpTarget.Lid(toLid), 0).portGuid().value();
                 out().print(new MulticastTrace(smp, map).trace(start.target().ports(), target, multicastLid, simple));
             }
-        } catch (NoRoute | MulticastTrace.NoMulticastRoute e) {
-            throw new RdmaException(e.getMessage() + "; Failed to get route information", e);
+        } catch (NoRoute e) {
+            throw e.report();
+        } catch (MulticastTrace.NoMulticastRoute e) {
+            throw e.report();
         }
         return ExitCodes.OK;
+    }
+
+    /** An address argument; one the C tool cannot resolve fails as its {@code get_route} does. */
+    private RouteOrGuidOptions.Address parse(String text, String which) {
+        try {
+            return address.parse(text);
+        } catch (DiagError e) {
+            throw DiagError.exit("Failed to get route information", e.getCause()).warn("get_route", "can't resolve " + which + " port " + text);
+        }
     }
 
     /** {@code -m}'s MLID, as C's {@code strtoul} with base 0 reads it (decimal, 0x-hex, or octal after a 0). */
@@ -182,7 +221,7 @@ final class IbtracertCommand extends FabricCommand {
         try {
             findRoute(route, lid, 0);
         } catch (NoRoute e) {
-            throw new NoRoute(e.getMessage() + "; can't find a route to the src port");
+            throw e.then("can't find a route to the src port");
         }
         return route;
     }
@@ -194,13 +233,13 @@ final class IbtracertCommand extends FabricCommand {
         try {
             fromHop = hop(from.target());
         } catch (RdmaException e) {
-            throw new NoRoute("can't reach to/from ports (" + e.getMessage() + ")");
+            throw new NoRoute("can't reach to/from ports", e);
         }
         try {
             toHop = hop(new SmpTarget.Lid(toLid));
         } catch (RdmaException e) {
             if (!force) {
-                throw new NoRoute("can't reach to/from ports (" + e.getMessage() + ")");
+                throw new NoRoute("can't reach to/from ports", e);
             }
             // --force: look for the LID alone, as the C tool does.
             toHop = new Hop(new SmpNodeInfo(), "", new SmpPortInfo().lid(toLid), 0);
@@ -288,7 +327,7 @@ final class IbtracertCommand extends FabricCommand {
         try {
             return hop(at.target());
         } catch (RdmaException e) {
-            throw new NoRoute("can't reach port at DR path " + at.target() + " (" + e.getMessage() + ")");
+            throw new NoRoute("can't reach port at DR path " + at.target(), e);
         }
     }
 

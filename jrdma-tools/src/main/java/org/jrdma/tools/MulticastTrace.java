@@ -54,12 +54,26 @@ final class MulticastTrace {
         }
     }
 
-    /** Why no multicast route was found. */
+    /**
+     * Why no multicast route was found, and the C function that warns of it ({@code get_route},
+     * {@code find_mcpath}), or null where the C tool gives up without saying why.
+     */
     static final class NoMulticastRoute extends RdmaException {
         private static final long serialVersionUID = 1L;
+        private final String function;
 
-        NoMulticastRoute(String why) {
-            super(why + "; can't find a multicast route from src to dest");
+        NoMulticastRoute(String function, String why) {
+            super(why);
+            this.function = function;
+        }
+
+        /** ibtracert's report: its warnings, then {@code Failed to get route information}. */
+        DiagError report() {
+            DiagError error = DiagError.exit("Failed to get route information", this);
+            if (function != null) {
+                error.warn(function, getMessage());
+            }
+            return error.warn("get_route", "can't find a multicast route from src to dest");
         }
     }
 
@@ -80,12 +94,12 @@ final class MulticastTrace {
      */
     String trace(int[] fromRoute, long targetPortGuid, int mlid, boolean simple) {
         if (mlid < FIRST_MLID) {
-            throw new NoMulticastRoute("invalid MLID; must be 0xc000 or larger");
+            throw new NoMulticastRoute("get_route", "invalid MLID; must be 0xc000 or larger");
         }
         Reached root = reach(fromRoute, null, 0, 0, 0);
         if (root.info().portGuid().value() == targetPortGuid) {
-            throw new NoMulticastRoute(root.isSwitch() ? "ibtracert from a switch to itself is unsupported"
-                    : "ibtracert from CA to CA is unsupported");
+            throw root.isSwitch() ? new NoMulticastRoute(null, "ibtracert from a switch to itself is unsupported")
+                    : new NoMulticastRoute("find_mcpath", "ibtracert from CA to CA is unsupported");
         }
         Reached found = search(root, targetPortGuid, mlid);
         StringBuilder out = new StringBuilder();
@@ -132,7 +146,7 @@ final class MulticastTrace {
                             continue;
                         }
                         if (node.route().length >= MAX_ROUTE) {
-                            throw new NoMulticastRoute("Direct path too long!");
+                            throw new NoMulticastRoute(null, "Direct path too long!");
                         }
                         route = Arrays.copyOf(node.route(), node.route().length + 1);
                         route[route.length - 1] = i;
@@ -155,7 +169,7 @@ final class MulticastTrace {
                 }
             }
         }
-        throw new NoMulticastRoute("no port of the MLID's tree leads to the destination");
+        throw new NoMulticastRoute(null, "no port of the MLID's tree leads to the destination");
     }
 
     /** ibtracert's {@code get_node}: NodeInfo, NodeDescription and PortInfo of the port at {@code route}. */

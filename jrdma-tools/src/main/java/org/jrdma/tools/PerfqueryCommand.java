@@ -1,7 +1,6 @@
 package org.jrdma.tools;
 
 import java.io.PrintWriter;
-import org.jrdma.iba.Lid;
 import org.jrdma.iba.diag.DiagOptions;
 import org.jrdma.iba.diag.PerfQuery;
 import org.jrdma.iba.diag.PortId;
@@ -9,6 +8,7 @@ import org.jrdma.iba.mad.MadClassPortInfo;
 import org.jrdma.iba.pm.PmPortCounters;
 import org.jrdma.iba.pm.PmPortCountersExtended;
 import org.jrdma.mad.GmpClient;
+import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -42,10 +42,7 @@ final class PerfqueryCommand extends FabricCommand {
 
     @Override
     int run() {
-        Integer remote = lid == null ? null : parseLid(lid);
-        if (remote != null && !Lid.isUnicast(remote)) {
-            throw new UsageException("LID " + lid + " is not a unicast LID");
-        }
+        Integer remote = lid == null ? null : ((SmpTarget.Lid) Destination.parse(lid, false).target()).lid();
         if (port != null) {
             checkRange(port, 0, 255, "port");
         }
@@ -55,18 +52,19 @@ final class PerfqueryCommand extends FabricCommand {
         GmpClient gmp = gmp();
         PrintWriter out = out();
         if (!resetOnly) {
-            MadClassPortInfo cpi = gmp.performanceGet(new MadClassPortInfo(), target, 0);
+            MadClassPortInfo cpi = explained("classportinfo query", () -> gmp.performanceGet(new MadClassPortInfo(), target, 0));
             DiagOptions options = DiagOptions.defaults().withPmCapabilities(cpi.capabilityMask(), cpi.capabilityMask2());
             out.print(extended
                     ? PerfQuery.portCountersExtended(PortId.lid(target), portSelect,
-                            gmp.performanceGet(new PmPortCountersExtended().portSelect(portSelect), target, 0), options)
+                            explained("perfextquery", () -> gmp.performanceGet(new PmPortCountersExtended().portSelect(portSelect), target, 0)),
+                            options)
                     : PerfQuery.portCounters(PortId.lid(target), portSelect,
-                            gmp.performanceGet(new PmPortCounters().portSelect(portSelect), target, 0), options));
+                            explained("perfquery", () -> gmp.performanceGet(new PmPortCounters().portSelect(portSelect), target, 0)), options));
             out.flush();
         }
         if (resetOnly || resetAfterRead) {
-            gmp.performanceSet(new PmPortCounters().portSelect(portSelect).counterSelect(ALL_COUNTERS)
-                    .counterSelect2(ALL_COUNTERS2), target, 0);
+            explained("perf reset", () -> gmp.performanceSet(new PmPortCounters().portSelect(portSelect).counterSelect(ALL_COUNTERS)
+                    .counterSelect2(ALL_COUNTERS2), target, 0));
         }
         return ExitCodes.OK;
     }

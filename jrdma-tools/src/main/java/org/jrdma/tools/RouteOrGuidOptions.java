@@ -6,7 +6,6 @@ import org.jrdma.iba.Guid;
 import org.jrdma.iba.diag.PortId;
 import org.jrdma.iba.sa.SaPathRecord;
 import org.jrdma.mad.GmpClient;
-import org.jrdma.mad.MadException;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Option;
@@ -53,14 +52,23 @@ class RouteOrGuidOptions {
     /**
      * Reads an address argument as these options say, before any MAD is sent.
      *
-     * @throws UsageException if {@code text} is not an address of this kind
+     * @throws DiagError if {@code text} is not an address of this kind: the C tools' {@code can't
+     *                   resolve destination port <text>}
      */
     final Address parse(String text) {
         return switch (kind) {
             case LID -> new Address(text, Destination.parse(text, false), null);
             case DIRECTED_ROUTE -> new Address(text, Destination.parse(text, true), null);
-            case GUID -> new Address(text, null, IbtoolCommand.parseGuid(text));
+            case GUID -> new Address(text, null, guid(text));
         };
+    }
+
+    private static Guid guid(String text) {
+        try {
+            return Guid.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw Destination.unresolved(text, e);
+        }
     }
 
     /**
@@ -77,7 +85,7 @@ class RouteOrGuidOptions {
          *
          * @param smp    the SMP client, to read the local port
          * @param fabric the timeout and retries of the SA query
-         * @throws RdmaException if the SA cannot resolve the GUID
+         * @throws DiagError if the SA cannot resolve the GUID ({@code can't resolve destination port <text>})
          */
         Destination resolve(SmpClient smp, FabricOptions fabric) {
             if (guid == null) {
@@ -92,11 +100,11 @@ class RouteOrGuidOptions {
             try {
                 lid = gmp.subnAdmGet(query, SaPathRecord.DGID_COMPONENT_MASK | SaPathRecord.SGID_COMPONENT_MASK,
                         local.smLid()).dlid();
-            } catch (MadException e) {
-                throw new RdmaException("can't resolve destination port " + text + ": " + e.getMessage(), e);
+            } catch (RdmaException e) {
+                throw Destination.unresolved(text, e).warn("ib_path_query_via", "sa call path_query failed");
             }
             if (lid <= 0 || lid >= 0xC000) {
-                throw new RdmaException("can't resolve destination port " + text + ": the SA answered LID " + lid);
+                throw Destination.unresolved(text, new RdmaException("the SA answered LID " + lid + " for port GUID " + guid));
             }
             return new Destination(new SmpTarget.Lid(lid), PortId.lid(lid));
         }

@@ -64,7 +64,7 @@ final class SminfoCommand extends FabricCommand {
                 smp.get(info, d.target(), 0);
             }
         } catch (RdmaException e) {
-            throw new RdmaException("query: " + e.getMessage(), e);
+            throw DiagError.exit("query", e);
         }
         int smState = info.smState();
         out().printf("sminfo: sm lid %d sm guid 0x%x, activity count %d priority %d state %d %s%n", d.portId().lid(),

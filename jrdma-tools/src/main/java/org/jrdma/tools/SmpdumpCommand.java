@@ -7,6 +7,7 @@ import org.jrdma.iba.mad.SmpFormat;
 import org.jrdma.iba.wire.Bits;
 import org.jrdma.iba.wire.MadDecoder;
 import org.jrdma.mad.MadAddress;
+import org.jrdma.mad.MadTimeoutException;
 import org.jrdma.mad.ReceivedMad;
 import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Command;
@@ -20,9 +21,11 @@ import picocli.CommandLine.Parameters;
  * reply's raw status word when it is not zero ({@code 0x8000} on every directed-route reply, whose
  * status carries the direction bit), as infiniband-diags' smpdump does.
  *
- * <p>Differences: when no reply comes the C tool prints the 64 zero bytes of its own request and
- * exits 0 (or, if ibsim drops the request silently, waits for ever); this command times out and
- * exits 1. {@code -G} (a port GUID resolved by the SA) is an addition.
+ * <p>Differences: when no reply comes the C tool ignores the receive's timeout status, prints the 64
+ * zero bytes of its own request and exits 0 (or, if ibsim drops the request silently, waits for
+ * ever); this command does what its receive check evidently means, {@code IBPANIC("recv error")}:
+ * {@code ibpanic: [pid] main: recv error: Connection timed out} on standard error, status 255.
+ * {@code -G} (a port GUID resolved by the SA) is an addition.
  */
 @Command(name = "smpdump", mixinStandardHelpOptions = true,
         description = "Send a SubnGet of any attribute and dump the SMP data of the reply.")
@@ -53,7 +56,12 @@ final class SmpdumpCommand extends FabricCommand {
         Destination d = at.resolve(smp(), fabric);
         byte[] request = new byte[MadDecoder.MAD_SIZE];
         MadAddress to = build(request, d.target(), attributeId, attributeModifier, fabric.mKey);
-        ReceivedMad reply = engine().execute(request, to, fabric.timeout(), fabric.retries());
+        ReceivedMad reply;
+        try {
+            reply = engine().execute(request, to, fabric.timeout(), fabric.retries());
+        } catch (MadTimeoutException e) {
+            throw DiagError.panic("main", "recv error", "Connection timed out", e);
+        }
         byte[] mad = reply.mad();
         PrintWriter out = out();
         if (string) {

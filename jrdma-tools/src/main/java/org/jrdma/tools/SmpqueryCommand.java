@@ -3,6 +3,8 @@ package org.jrdma.tools;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jrdma.iba.wire.IbaStruct;
+import org.jrdma.iba.wire.MadAttribute;
 import org.jrdma.iba.diag.SmpQuery;
 import org.jrdma.iba.smp.SmpGuidInfo;
 import org.jrdma.iba.smp.SmpNodeDescription;
@@ -29,6 +31,12 @@ import picocli.CommandLine.Parameters;
                 + "switchinfo (SI), pkeys (PKeys), sl2vl (SL2VL), vlarb (VLArb), guids (GI).")
 final class SmpqueryCommand extends FabricCommand {
     /** The operations {@code --sa} answers, from NodeRecord, PortInfoRecord and SwitchInfoRecord. */
+    /** Every operation and its alias, in lower case. */
+    private static final List<String> OPERATIONS = List.of("nodeinfo", "ni", "nodedesc", "nd", "portinfo", "pi", "switchinfo", "si",
+            "pkeys", "pkey", "guids", "gi", "sl2vl", "vlarb");
+    private static final String NODE_INFO_FAILED = "node info query failed";
+    private static final String PORT_INFO_FAILED = "port info query failed";
+    private static final String SLVL_FAILED = "slvl query failed";
     private static final List<String> SA_OPERATIONS = List.of("nodeinfo", "ni", "nodedesc", "nd", "portinfo", "pi", "switchinfo", "si");
 
     @Mixin
@@ -63,83 +71,104 @@ final class SmpqueryCommand extends FabricCommand {
             throw new UsageException("--sa answers " + String.join(", ", SA_OPERATIONS) + ": the SA gives P_KeyTableRecords only "
                     + "to trusted requesters (IBA 15.4.1) and keeps SL-to-VL and VL arbitration records only for the tables its SM set");
         }
-        SmpClient smp = viaSa.smp(fabric, engine());
+        if (!OPERATIONS.contains(operation)) {
+            throw DiagError.exit("operation '" + op + "' not supported");
+        }
+        Query smp = new Query(viaSa.smp(fabric, engine()), op);
         String text = switch (operation) {
-            case "nodeinfo", "ni" -> SmpQuery.nodeInfo(d.portId(), smp.get(new SmpNodeInfo(), d.target(), 0));
+            case "nodeinfo", "ni" -> SmpQuery.nodeInfo(d.portId(), smp.get(new SmpNodeInfo(), d.target(), 0, NODE_INFO_FAILED));
             case "nodedesc", "nd" -> SmpQuery.nodeDescription(nodeDescription(smp, d.target(), map));
-            case "portinfo", "pi" -> SmpQuery.portInfo(d.portId(), p, smp.get(new SmpPortInfo(), d.target(), p),
+            case "portinfo", "pi" -> SmpQuery.portInfo(d.portId(), p, smp.get(new SmpPortInfo(), d.target(), p, PORT_INFO_FAILED),
                     keys.diagOptions());
-            case "switchinfo", "si" -> SmpQuery.switchInfo(d.portId(), smp.get(new SmpSwitchInfo(), d.target(), 0));
+            case "switchinfo", "si" -> SmpQuery.switchInfo(d.portId(), smp.get(new SmpSwitchInfo(), d.target(), 0, "switch info query failed"));
             case "pkeys", "pkey" -> pKeys(smp, d.target(), p);
             case "guids", "gi" -> guids(smp, d.target());
             case "sl2vl" -> slToVl(smp, d, p);
             case "vlarb" -> vlArbitration(smp, d, p);
-            default -> throw new UsageException("unknown operation \"" + op + "\"");
+            default -> throw new IllegalStateException(op);
         };
         out().print(text);
         return ExitCodes.OK;
     }
 
     /** The NodeDescription, its text replaced by the node name map's name for the node, if it has one. */
-    private static SmpNodeDescription nodeDescription(SmpClient smp, SmpTarget target, NodeNameMap map) {
-        SmpNodeDescription description = smp.get(new SmpNodeDescription(), target, 0);
-        if (map.isEmpty()) {
-            return description;
-        }
-        return description.nodeString(map.name(smp.get(new SmpNodeInfo(), target, 0).nodeGuid(), description.nodeString()));
+    private static SmpNodeDescription nodeDescription(Query smp, SmpTarget target, NodeNameMap map) {
+        SmpNodeInfo node = smp.get(new SmpNodeInfo(), target, 0, NODE_INFO_FAILED);
+        SmpNodeDescription description = smp.get(new SmpNodeDescription(), target, 0, "node desc query failed");
+        return map.isEmpty() ? description : description.nodeString(map.name(node.nodeGuid(), description.nodeString()));
     }
 
-    private static String pKeys(SmpClient smp, SmpTarget target, int port) {
-        SmpNodeInfo node = smp.get(new SmpNodeInfo(), target, 0);
+    private static String pKeys(Query smp, SmpTarget target, int port) {
+        SmpNodeInfo node = smp.get(new SmpNodeInfo(), target, 0, NODE_INFO_FAILED);
+        smp.checkPort(port, node);
         // smpquery's rule: a switch's external ports hold PartitionEnforcementCap P_Keys.
         int capacity = node.nodeType() == 2 && port != 0
-                ? smp.get(new SmpSwitchInfo(), target, 0).partitionEnforcementCap() : node.partitionCap();
+                ? smp.get(new SmpSwitchInfo(), target, 0, "switch info failed").partitionEnforcementCap() : node.partitionCap();
         List<SmpPKeyTable> blocks = new ArrayList<>();
         for (int i = 0; i < SmpQuery.pKeyBlocks(capacity); i++) {
-            blocks.add(smp.get(new SmpPKeyTable(), target, i | (long) port << 16));
+            blocks.add(smp.get(new SmpPKeyTable(), target, i | (long) port << 16, "pkey table query failed"));
         }
         return SmpQuery.pKeys(blocks, capacity);
     }
 
-    private static String guids(SmpClient smp, SmpTarget target) {
-        int capacity = smp.get(new SmpPortInfo(), target, 0).guidCap();
+    private static String guids(Query smp, SmpTarget target) {
+        int capacity = smp.get(new SmpPortInfo(), target, 0, "port info failed").guidCap();
         List<SmpGuidInfo> blocks = new ArrayList<>();
         for (int i = 0; i < SmpQuery.guidBlocks(capacity); i++) {
-            blocks.add(smp.get(new SmpGuidInfo(), target, i));
+            blocks.add(smp.get(new SmpGuidInfo(), target, i, "guid info query failed"));
         }
         return SmpQuery.guids(blocks, capacity);
     }
 
-    private static String slToVl(SmpClient smp, Destination d, int out) {
-        SmpNodeInfo node = smp.get(new SmpNodeInfo(), d.target(), 0);
+    private static String slToVl(Query smp, Destination d, int out) {
+        SmpNodeInfo node = smp.get(new SmpNodeInfo(), d.target(), 0, NODE_INFO_FAILED);
+        smp.checkPort(out, node);
         List<SmpQuery.SlToVlRow> rows = new ArrayList<>();
         if (node.nodeType() == 2) {
             for (int in = 0; in <= node.numPorts(); in++) {
-                rows.add(new SmpQuery.SlToVlRow(in, out, smp.get(new SmpSlToVlMappingTable(), d.target(), in << 8 | out)));
+                rows.add(new SmpQuery.SlToVlRow(in, out, smp.get(new SmpSlToVlMappingTable(), d.target(), in << 8 | out, SLVL_FAILED)));
             }
         } else {
-            rows.add(new SmpQuery.SlToVlRow(0, 0, smp.get(new SmpSlToVlMappingTable(), d.target(), 0)));
+            rows.add(new SmpQuery.SlToVlRow(0, 0, smp.get(new SmpSlToVlMappingTable(), d.target(), 0, SLVL_FAILED)));
         }
         return SmpQuery.slToVl(d.portId(), rows);
     }
 
-    private static String vlArbitration(SmpClient smp, Destination d, int port) {
-        SmpNodeInfo node = smp.get(new SmpNodeInfo(), d.target(), 0);
-        if (node.nodeType() == 2 && port == 0 && smp.get(new SmpSwitchInfo(), d.target(), 0).enhancedPort0() == 0) {
+    private static String vlArbitration(Query smp, Destination d, int port) {
+        SmpNodeInfo node = port != 0 ? null : smp.get(new SmpNodeInfo(), d.target(), 0, NODE_INFO_FAILED);
+        if (node != null && node.nodeType() == 2
+                && smp.get(new SmpSwitchInfo(), d.target(), 0, "switch info query failed").enhancedPort0() == 0) {
             return SmpQuery.noVlArbitration(d.portId());
         }
-        SmpPortInfo info = smp.get(new SmpPortInfo(), d.target(), port);
+        SmpPortInfo info = smp.get(new SmpPortInfo(), d.target(), port, PORT_INFO_FAILED);
         int low = info.vlArbitrationLowCap();
         int high = info.vlArbitrationHighCap();
         return SmpQuery.vlArbitration(d.portId(), port, low, high, vlArbitrationBlocks(smp, d.target(), port, 1, low),
                 vlArbitrationBlocks(smp, d.target(), port, 3, high));
     }
 
-    private static List<SmpVlArbitrationTable> vlArbitrationBlocks(SmpClient smp, SmpTarget target, int port, int firstPart, int cap) {
+    private static List<SmpVlArbitrationTable> vlArbitrationBlocks(Query smp, SmpTarget target, int port, int firstPart, int cap) {
         List<SmpVlArbitrationTable> blocks = new ArrayList<>();
         for (int i = 0; i < SmpQuery.vlArbitrationBlocks(cap); i++) {
-            blocks.add(smp.get(new SmpVlArbitrationTable(), target, (long) (firstPart + i) << 16 | port));
+            blocks.add(smp.get(new SmpVlArbitrationTable(), target, (long) (firstPart + i) << 16 | port, "vl arb query failed"));
         }
         return blocks;
+    }
+
+    /**
+     * The SMP client and the operation as typed: a failed query is reported as smpquery reports
+     * it, {@code operation <op>: <what failed>}.
+     */
+    private record Query(SmpClient smp, String op) {
+        <T extends IbaStruct & MadAttribute> T get(T attribute, SmpTarget target, long modifier, String failure) {
+            return explained("operation " + op + ": " + failure, () -> smp.get(attribute, target, modifier));
+        }
+
+        /** smpquery's check of a port number against the node's NumPorts (pkeys, sl2vl). */
+        void checkPort(int port, SmpNodeInfo node) {
+            if (port > node.numPorts()) {
+                throw DiagError.exit("operation " + op + ": invalid port number");
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
 
 /**
  * Which failure ends ibtool with which status: bad input (2) is only what the user typed; a MAD
- * that cannot be decoded is a failure of the fabric (1), although MalformedMadException is an
+ * that cannot be decoded is a failure of the fabric (255, the C tools' exit(-1)), although MalformedMadException is an
  * IllegalArgumentException.
  */
 class ExitCodesTest {
@@ -57,7 +57,8 @@ class ExitCodesTest {
         assertEquals(ExitCodes.FAILED, ExitCodes.MAPPER.getExitCode(malformed));
         IbtoolRun run = runFailing(malformed);
         assertEquals(ExitCodes.FAILED, run.exitCode(), run.err());
-        assertEquals("fail: " + malformed.getMessage() + System.lineSeparator(), run.err(), "one line, no usage message");
+        assertEquals("fail: iberror: failed: " + malformed.getMessage() + "\n", run.out(), "the C tools' line, no usage message");
+        assertEquals("", run.err());
     }
 
     @Test
@@ -69,8 +70,8 @@ class ExitCodesTest {
 
         IbtoolRun usage = runFailing(new UsageException("--state 5 outside 0..3"));
         assertEquals(ExitCodes.USAGE, usage.exitCode());
-        assertTrue(usage.err().startsWith("fail: --state 5 outside 0..3"), usage.err());
-        assertTrue(usage.err().contains("Usage: "), "bad input is followed by the usage message: " + usage.err());
+        assertTrue(usage.err().contains("Usage: "), "the usage message (picocli's, for a command the C tools do not have): " + usage.err());
+        assertTrue(usage.err().endsWith("\nfail: --state 5 outside 0..3\n"), "then jrdma's explanation: " + usage.err());
     }
 
     @Test
@@ -84,7 +85,7 @@ class ExitCodesTest {
     @Test
     void aDefectKeepsItsStackTrace() {
         IbtoolRun run = runFailing(new IllegalStateException("a bug"));
-        assertEquals(ExitCodes.FAILED, run.exitCode());
+        assertEquals(1, run.exitCode(), "picocli's status for an exception nobody handled");
         assertTrue(run.err().contains("java.lang.IllegalStateException: a bug"), run.err());
         assertTrue(run.err().contains("\tat "), "the stack trace: " + run.err());
     }

@@ -34,13 +34,15 @@ class IbaddrCommandTest {
     }
 
     @Test
-    void badInputExitsWithStatusTwoAndSaysWhy() {
+    void badAddressesFailAsTheCToolFails() {
         IbtoolRun lid = IbtoolRun.of("ibaddr", "--sim", "x", "0x10000");
-        assertEquals(2, lid.exitCode());
-        assertTrue(lid.err().contains("\"0x10000\""), lid.err());
+        assertEquals(255, lid.exitCode());
+        assertEquals("ibaddr: iberror: failed: can't resolve destination port 0x10000\n", lid.out());
+        assertTrue(lid.err().contains("\"0x10000\""), "jrdma's explanation: " + lid.err());
 
         IbtoolRun portNumber = IbtoolRun.of("ibaddr", "--sim", "x", "4", "300");
-        assertEquals(2, portNumber.exitCode());
+        assertEquals(255, portNumber.exitCode());
+        assertEquals("ibaddr: iberror: failed: can't resolve requested address\n", portNumber.out());
         assertTrue(portNumber.err().contains("PORTNUM 300 outside 0..254"), portNumber.err());
     }
 }

@@ -41,9 +41,9 @@ class IbnetdiscoverCommandTest {
     }
 
     @Test
-    void aMissingSimulatorExitsWithStatusOne() {
+    void aMissingSimulatorFailsAsTheCToolsDiscoveryDoes() {
         IbtoolRun run = IbtoolRun.of("ibnetdiscover", "--sim", "jrdma-no-such-fabric");
-        assertEquals(1, run.exitCode());
+        assertEquals(ExitCodes.FAILED, run.exitCode());
         assertTrue(run.err().contains("cannot reach ibsim at @jrdma-no-such-fabric:ctl"), run.err());
     }
 }
