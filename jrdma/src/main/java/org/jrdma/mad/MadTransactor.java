@@ -56,10 +56,16 @@ import org.jrdma.path.IBPath;
  * {@link #sendReply}, {@link #sendErrorReply} and {@link #sendErrorException} answer, by RMPP when
  * the reply is longer than one MAD; requests that came by RMPP are handed over reassembled.
  *
+ * <p><b>Lifecycle.</b> A transactor made by {@link #open} (as {@link org.jrdma.Rdma#getUmad} and
+ * {@link org.jrdma.Rdma#getGmpMad} make them) owns its engine: {@link #close} closes the engine
+ * and with it the transport, as python-rdma's {@code with rdma.get_umad(end_port) as umad:} does.
+ * One made on an engine of the caller's leaves the engine open; so do those derived from it
+ * ({@link #withTimeouts}, {@link #withSaPath}, {@link SaTransactor}).
+ *
  * <p>Thread-safe: any number of threads (the {@link MadSchedule}'s tasks) may call it at once.
  * {@link SaTransactor} answers SubnGet from the SA instead.
  */
-public sealed class MadTransactor permits SaTransactor {
+public sealed class MadTransactor implements AutoCloseable permits SaTransactor {
     /** How many redirections one request follows before giving up. */
     private static final int MAX_REDIRECTS = 4;
     private static final int TID_OFFSET = 8;
@@ -70,27 +76,64 @@ public sealed class MadTransactor permits SaTransactor {
     private final Duration timeout;
     private final int retries;
     private final Redirects redirects;
+    private final boolean ownsEngine;
 
     /**
      * A transactor sending through {@code engine} from {@code endPort}, the port the engine's
      * transport is on (null if unknown: then SA paths, GID resolution and received paths lack it).
      */
     public MadTransactor(MadEngine engine, EndPort endPort) {
-        this(engine, endPort, null, null, -1, new Redirects());
+        this(engine, endPort, null, null, -1, new Redirects(), false);
     }
 
-    /** A transactor sharing everything with {@code parent}, for {@link SaTransactor}. */
+    /** A transactor sharing everything with {@code parent} but the engine's ownership, for {@link SaTransactor}. */
     MadTransactor(MadTransactor parent) {
-        this(parent.engine, parent.endPort, parent.saPath, parent.timeout, parent.retries, parent.redirects);
+        this(parent.engine, parent.endPort, parent.saPath, parent.timeout, parent.retries, parent.redirects, false);
     }
 
-    private MadTransactor(MadEngine engine, EndPort endPort, IBPath saPath, Duration timeout, int retries, Redirects redirects) {
-        this.engine = engine;
+    private MadTransactor(MadEngine engine, EndPort endPort, IBPath saPath, Duration timeout, int retries, Redirects redirects,
+            boolean ownsEngine) {
+        this.engine = Objects.requireNonNull(engine, "engine");
         this.endPort = endPort;
         this.saPath = saPath;
         this.timeout = timeout;
         this.retries = retries;
         this.redirects = redirects;
+        this.ownsEngine = ownsEngine;
+    }
+
+    /**
+     * A transactor on a new engine over {@code transport} that owns both: {@link #close} closes
+     * the engine and the transport. If the engine cannot be made, the transport is closed.
+     *
+     * @param endPort        the end port the transport is on; null for the one the transport reports
+     * @param maxOutstanding how many MADs the engine keeps in flight at once
+     */
+    public static MadTransactor open(MadTransport transport, EndPort endPort, int maxOutstanding) {
+        MadEngine engine;
+        try {
+            engine = new MadEngine(transport, maxOutstanding);
+        } catch (RuntimeException e) {
+            try {
+                transport.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        return new MadTransactor(engine, endPort != null ? endPort : transport.endPort().orElse(null), null, null, -1,
+                new Redirects(), true);
+    }
+
+    /**
+     * Closes the engine and its transport when this transactor owns them ({@link #open}); else
+     * does nothing, the engine being its creator's. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (ownsEngine) {
+            engine.close();
+        }
     }
 
     /**
@@ -102,7 +145,7 @@ public sealed class MadTransactor permits SaTransactor {
         if (timeout.isNegative() || timeout.isZero() || retries < 0) {
             throw new IllegalArgumentException("timeout " + timeout + " must be positive and retries " + retries + " at least 0");
         }
-        return new MadTransactor(engine, endPort, saPath, timeout, retries, redirects);
+        return new MadTransactor(engine, endPort, saPath, timeout, retries, redirects, false);
     }
 
     /**
@@ -112,7 +155,7 @@ public sealed class MadTransactor permits SaTransactor {
      * timeouts.
      */
     public MadTransactor withSaPath(IBPath saPath) {
-        return new MadTransactor(engine, endPort, Objects.requireNonNull(saPath, "saPath"), timeout, retries, redirects);
+        return new MadTransactor(engine, endPort, Objects.requireNonNull(saPath, "saPath"), timeout, retries, redirects, false);
     }
 
     /** The engine this transactor sends through. */
