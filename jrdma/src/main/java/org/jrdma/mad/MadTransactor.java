@@ -5,6 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Mad;
@@ -56,6 +59,11 @@ import org.jrdma.path.IBPath;
  * {@link #sendReply}, {@link #sendErrorReply} and {@link #sendErrorException} answer, by RMPP when
  * the reply is longer than one MAD; requests that came by RMPP are handed over reassembled.
  *
+ * <p><b>Asynchronous mode.</b> Any RPC, or any code making several, runs without blocking the
+ * caller through {@link #async}, python-rdma's asynchronous {@code MADTransactor} and
+ * {@code do_async}: the future completes when the engine has matched the reply (or failed the
+ * request), with no {@link MadSchedule} needed; the engine still bounds the MADs in flight.
+ *
  * <p><b>Lifecycle.</b> A transactor made by {@link #open} (as {@link org.jrdma.Rdma#getUmad} and
  * {@link org.jrdma.Rdma#getGmpMad} make them) owns its engine: {@link #close} closes the engine
  * and with it the transport, as python-rdma's {@code with rdma.get_umad(end_port) as umad:} does.
@@ -66,6 +74,8 @@ import org.jrdma.path.IBPath;
  * {@link SaTransactor} answers SubnGet from the SA instead.
  */
 public sealed class MadTransactor implements AutoCloseable permits SaTransactor {
+    /** Runs each {@link #async} call on a virtual thread of its own. */
+    private static final Executor ASYNC = task -> Thread.ofVirtual().name("mad-async").start(task);
     /** How many redirections one request follows before giving up. */
     private static final int MAX_REDIRECTS = 4;
     private static final int TID_OFFSET = 8;
@@ -182,6 +192,28 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
             throw new IllegalStateException("the SA path needs the end port, which this transactor does not know");
         }
         return IBPath.saPath(endPort);
+    }
+
+    /**
+     * Runs {@code rpc} on this transactor without blocking the caller, python-rdma's asynchronous
+     * mode ({@code is_async}, {@code do_async}): each RPC gets a {@link CompletableFuture} form,
+     *
+     * <pre>{@code
+     * CompletableFuture<SmpNodeInfo> a = mt.async(m -> m.subnGet(SmpNodeInfo.class, pathA, 0));
+     * CompletableFuture<SmpNodeInfo> b = mt.async(m -> m.subnGet(SmpNodeInfo.class, pathB, 0));
+     * long guid = a.join().nodeGuid() ^ b.join().nodeGuid();
+     * }</pre>
+     *
+     * and so does a whole sequence of them (a function making several RPCs, as a seed coroutine
+     * would). The function runs on a virtual thread; the future completes with its result once
+     * the engine has matched the replies by TID, or exceptionally with what it threw
+     * ({@link MadTimeoutException}, {@link MadClassException}, ...). Any number may be under way
+     * at once; the engine sends at most its {@link MadEngine#maxOutstanding()} MADs at a time.
+     * Cancelling the future does not stop a MAD already sent.
+     */
+    public <R> CompletableFuture<R> async(Function<? super MadTransactor, ? extends R> rpc) {
+        Objects.requireNonNull(rpc, "rpc");
+        return CompletableFuture.supplyAsync(() -> rpc.apply(this), ASYNC);
     }
 
     // Subnet management (IBA 14.2)
