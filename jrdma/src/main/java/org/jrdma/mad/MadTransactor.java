@@ -223,14 +223,29 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         return call(Rpc.SUBN_GET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #subnGet(IbaStruct, IBPath, long) subnGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T subnGet(T attribute, IBPath path) {
+        return subnGet(attribute, path, 0);
+    }
+
     /** SubnGet with a zero request. */
     public <T extends IbaStruct & MadAttribute> T subnGet(Class<T> type, IBPath path, long attributeModifier) {
         return subnGet(zero(type), path, attributeModifier);
     }
 
+    /** {@link #subnGet(Class, IBPath, long) subnGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T subnGet(Class<T> type, IBPath path) {
+        return subnGet(type, path, 0);
+    }
+
     /** SubnSet: writes {@code attribute}; returns the node's answer, its value after the Set. */
     public <T extends IbaStruct & MadAttribute> T subnSet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.SUBN_SET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #subnSet(IbaStruct, IBPath, long) subnSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T subnSet(T attribute, IBPath path) {
+        return subnSet(attribute, path, 0);
     }
 
     // Subnet administration (IBA 15.2, 15.4)
@@ -279,9 +294,19 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         return call(Rpc.SUBN_ADM_SET, record, path, 0, componentMask, 0);
     }
 
+    /** SubnAdmSet to the end port's SA ({@link #saPath()}), the seed's default path. */
+    public <T extends IbaStruct & MadAttribute> T subnAdmSet(T record, long componentMask) {
+        return subnAdmSet(record, componentMask, saPath());
+    }
+
     /** SubnAdmDelete: removes the record the components select; returns the record removed. */
     public <T extends IbaStruct & MadAttribute> T subnAdmDelete(T record, long componentMask, IBPath path) {
         return call(Rpc.SUBN_ADM_DELETE, record, path, 0, componentMask, 0);
+    }
+
+    /** SubnAdmDelete to the end port's SA ({@link #saPath()}). */
+    public <T extends IbaStruct & MadAttribute> T subnAdmDelete(T record, long componentMask) {
+        return subnAdmDelete(record, componentMask, saPath());
     }
 
     /**
@@ -299,9 +324,19 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         return call(Rpc.PERFORMANCE_GET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #performanceGet(IbaStruct, IBPath, long) performanceGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T performanceGet(T attribute, IBPath path) {
+        return performanceGet(attribute, path, 0);
+    }
+
     /** PerformanceGet with a zero request. */
     public <T extends IbaStruct & MadAttribute> T performanceGet(Class<T> type, IBPath path, long attributeModifier) {
         return performanceGet(zero(type), path, attributeModifier);
+    }
+
+    /** {@link #performanceGet(Class, IBPath, long) performanceGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T performanceGet(Class<T> type, IBPath path) {
+        return performanceGet(type, path, 0);
     }
 
     /** PerformanceSet: writes a PerfMgt attribute (PortCounters to clear counters, ...). */
@@ -309,9 +344,19 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         return call(Rpc.PERFORMANCE_SET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #performanceSet(IbaStruct, IBPath, long) performanceSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T performanceSet(T attribute, IBPath path) {
+        return performanceSet(attribute, path, 0);
+    }
+
     /** BMGet: a baseboard management attribute (IBA 16.2). */
     public <T extends IbaStruct & MadAttribute> T bmGet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.BM_GET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #bmGet(IbaStruct, IBPath, long) bmGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T bmGet(T attribute, IBPath path) {
+        return bmGet(attribute, path, 0);
     }
 
     /** BMGet with a zero request. */
@@ -319,9 +364,19 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         return bmGet(zero(type), path, attributeModifier);
     }
 
+    /** {@link #bmGet(Class, IBPath, long) bmGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T bmGet(Class<T> type, IBPath path) {
+        return bmGet(type, path, 0);
+    }
+
     /** BMSet: writes a baseboard management attribute. */
     public <T extends IbaStruct & MadAttribute> T bmSet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.BM_SET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #bmSet(IbaStruct, IBPath, long) bmSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T bmSet(T attribute, IBPath path) {
+        return bmSet(attribute, path, 0);
     }
 
     /** DevMgtGet: a device management attribute (IBA 16.3). */
@@ -329,9 +384,19 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         return call(Rpc.DEV_MGT_GET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #devMgtGet(IbaStruct, IBPath, long) devMgtGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T devMgtGet(T attribute, IBPath path) {
+        return devMgtGet(attribute, path, 0);
+    }
+
     /** DevMgtGet with a zero request. */
     public <T extends IbaStruct & MadAttribute> T devMgtGet(Class<T> type, IBPath path, long attributeModifier) {
         return devMgtGet(zero(type), path, attributeModifier);
+    }
+
+    /** {@link #devMgtGet(Class, IBPath, long) devMgtGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T devMgtGet(Class<T> type, IBPath path) {
+        return devMgtGet(type, path, 0);
     }
 
     /** DevMgtSet: writes a device management attribute. */
@@ -339,9 +404,19 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         return call(Rpc.DEV_MGT_SET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #devMgtSet(IbaStruct, IBPath, long) devMgtSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T devMgtSet(T attribute, IBPath path) {
+        return devMgtSet(attribute, path, 0);
+    }
+
     /** CommMgtGet: a communication management attribute, ClassPortInfo (IBA 12.6). */
     public <T extends IbaStruct & MadAttribute> T commMgtGet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.COMM_MGT_GET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #commMgtGet(IbaStruct, IBPath, long) commMgtGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T commMgtGet(T attribute, IBPath path) {
+        return commMgtGet(attribute, path, 0);
     }
 
     /** CommMgtGet with a zero request. */
@@ -349,9 +424,19 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         return commMgtGet(zero(type), path, attributeModifier);
     }
 
+    /** {@link #commMgtGet(Class, IBPath, long) commMgtGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T commMgtGet(Class<T> type, IBPath path) {
+        return commMgtGet(type, path, 0);
+    }
+
     /** CommMgtSet: writes a communication management attribute. */
     public <T extends IbaStruct & MadAttribute> T commMgtSet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.COMM_MGT_SET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #commMgtSet(IbaStruct, IBPath, long) commMgtSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T commMgtSet(T attribute, IBPath path) {
+        return commMgtSet(attribute, path, 0);
     }
 
     /**
@@ -368,14 +453,29 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         return request;
     }
 
+    /** {@link #commMgtSend(IbaStruct, IBPath, long) commMgtSend} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> byte[] commMgtSend(T message, IBPath path) {
+        return commMgtSend(message, path, 0);
+    }
+
     /** VendGet: an attribute of vendor class 0x09-0x0F, whose MADs carry no OUI (IBA 16.5). */
     public <T extends IbaStruct & MadAttribute> T vendGet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.VEND_GET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #vendGet(IbaStruct, IBPath, long) vendGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T vendGet(T attribute, IBPath path) {
+        return vendGet(attribute, path, 0);
+    }
+
     /** VendGet with a zero request. */
     public <T extends IbaStruct & MadAttribute> T vendGet(Class<T> type, IBPath path, long attributeModifier) {
         return vendGet(zero(type), path, attributeModifier);
+    }
+
+    /** {@link #vendGet(Class, IBPath, long) vendGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T vendGet(Class<T> type, IBPath path) {
+        return vendGet(type, path, 0);
     }
 
     /**
@@ -395,6 +495,11 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
     /** VendSet: writes an attribute of vendor class 0x09-0x0F. */
     public <T extends IbaStruct & MadAttribute> T vendSet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.VEND_SET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #vendSet(IbaStruct, IBPath, long) vendSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T vendSet(T attribute, IBPath path) {
+        return vendSet(attribute, path, 0);
     }
 
     /** VendSet in a vendor class 0x30-0x4F, with the vendor's OUI. */
