@@ -6,7 +6,6 @@ import org.jrdma.devices.RdmaDevice;
 import org.jrdma.devices.SysfsDevices;
 import org.jrdma.iba.Iba;
 import org.jrdma.mad.MadTransactor;
-import org.jrdma.mad.umad.UmadDevice;
 import org.jrdma.mad.umad.UmadTransport;
 import org.jrdma.mad.verbs.VMad;
 import org.jrdma.path.IBPath;
@@ -102,8 +101,7 @@ public final class Rdma {
      * @throws SysException          if the device cannot be opened (its permissions, most often)
      */
     public static MadTransactor getUmad(EndPort endPort) {
-        return MadTransactor.open(UmadTransport.open(UmadDevice.find(endPort.deviceName(), endPort.portNumber()),
-                UmadTransport.DEFAULT_RESPONSE_TIMEOUT), endPort, MAX_OUTSTANDING);
+        return MadTransactor.open(UmadTransport.open(endPort.deviceName(), endPort.portNumber()), endPort, MAX_OUTSTANDING);
     }
 
     /**

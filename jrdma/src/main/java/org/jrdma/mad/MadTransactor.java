@@ -103,7 +103,7 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
 
     private MadTransactor(MadEngine engine, EndPort endPort, IBPath saPath, Duration timeout, int retries, Redirects redirects,
             boolean ownsEngine) {
-        this.engine = Objects.requireNonNull(engine, "engine");
+        this.engine = engine;
         this.endPort = endPort;
         this.saPath = saPath;
         this.timeout = timeout;

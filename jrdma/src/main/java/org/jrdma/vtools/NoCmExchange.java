@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.UnaryOperator;
-import org.jrdma.Rdma;
 import org.jrdma.devices.EndPort;
 import org.jrdma.devices.LinkLayer;
 import org.jrdma.iba.Gid;
@@ -19,6 +18,7 @@ import org.jrdma.iba.Mtu;
 import org.jrdma.iba.StaticRate;
 import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.PathResolver;
+import org.jrdma.mad.umad.UmadTransport;
 import org.jrdma.path.IBDRPath;
 import org.jrdma.path.IBPath;
 import org.jrdma.path.PathParser;
@@ -53,8 +53,9 @@ import org.jrdma.verbs.Qp;
  *       A's and answers.</li>
  * </ol>
  *
- * <p>On InfiniBand each side asks the SA on a transactor of its own for the exchange
- * ({@link Rdma#getGmpMad(EndPort, org.jrdma.verbs.Context)}), or on the one the caller gives.
+ * <p>On InfiniBand each side asks the SA on the transactor the caller gives (for instance
+ * {@link org.jrdma.Rdma#getGmpMad(EndPort, org.jrdma.verbs.Context)}), else on one it opens for
+ * the exchange on the port's umad device, as the seed's {@code with rdma.get_gmp_mad(...)}.
  * The path computations are the static {@link #offer}, {@link #answer} and {@link #accept}, which
  * need no queue pair.
  *
@@ -71,6 +72,8 @@ public final class NoCmExchange {
     /** The longest message accepted, in bytes; a path specification takes well under 1 KiB. */
     public static final int MAX_MESSAGE = 4096;
 
+    /** MADs in flight at once on a transactor the exchange opens: it asks one PathRecord. */
+    private static final int SA_OUTSTANDING = 1;
     private static final byte[] RTS = "RTS".getBytes(StandardCharsets.US_ASCII);
     private static final PathParser PARSER = PathParser.of(List.of());
 
@@ -79,8 +82,8 @@ public final class NoCmExchange {
 
     /**
      * Side A, which starts: connects {@code qp} to the queue pair of side B at the other end of
-     * {@code socket}. On InfiniBand the SA is asked on a transactor opened for the exchange
-     * ({@link Rdma#getGmpMad(EndPort, org.jrdma.verbs.Context)}).
+     * {@code socket}. On InfiniBand the SA is asked on a transactor opened for the exchange on
+     * the end port's umad device.
      *
      * @param path   this side's end of the path: its end port and source address (SGID with a
      *               GRH, which RoCE needs; the SLID is the port's base LID unless given), and any
@@ -91,13 +94,15 @@ public final class NoCmExchange {
      *                            ({@link ProtocolException})
      * @throws org.jrdma.SysException if the queue pair refuses the path
      * @throws org.jrdma.mad.MadException if the SA cannot be asked, or has no path ({@link org.jrdma.mad.SaPathNotFoundException})
+     * @throws IllegalStateException if the end port is InfiniBand without a umad device: give a
+     *                               transactor then ({@link org.jrdma.Rdma#getGmpMad(EndPort, org.jrdma.verbs.Context)})
      */
     public static IBPath sideA(Qp qp, IBPath path, Socket socket, int access) throws IOException {
         EndPort endPort = requireEndPort(path);
         if (!isInfiniBand(endPort)) {
             return sideA(qp, path, socket, access, null);
         }
-        try (MadTransactor sa = Rdma.getGmpMad(endPort, qp.pd().context())) {
+        try (MadTransactor sa = openSa(endPort)) {
             return sideA(qp, path, socket, access, sa);
         }
     }
@@ -124,8 +129,8 @@ public final class NoCmExchange {
 
     /**
      * Side B, which answers: connects {@code qp} to the queue pair of side A at the other end of
-     * {@code socket}. On InfiniBand the SA is asked on a transactor opened for the exchange
-     * ({@link Rdma#getGmpMad(EndPort, org.jrdma.verbs.Context)}).
+     * {@code socket}. On InfiniBand the SA is asked on a transactor opened for the exchange on
+     * the end port's umad device.
      *
      * @param local  this side's end of the path: its end port, and its SGID (else the end port's
      *               default GID, when A's path has a GRH) and SLID (else the port's base LID)
@@ -135,13 +140,15 @@ public final class NoCmExchange {
      *                            ({@link ProtocolException})
      * @throws org.jrdma.SysException if the queue pair refuses the path
      * @throws org.jrdma.mad.MadException if the SA cannot be asked, or has no path ({@link org.jrdma.mad.SaPathNotFoundException})
+     * @throws IllegalStateException if the end port is InfiniBand without a umad device: give a
+     *                               transactor then ({@link org.jrdma.Rdma#getGmpMad(EndPort, org.jrdma.verbs.Context)})
      */
     public static IBPath sideB(Qp qp, IBPath local, Socket socket, int access) throws IOException {
         EndPort endPort = requireEndPort(local);
         if (!isInfiniBand(endPort)) {
             return sideB(qp, local, socket, access, null);
         }
-        try (MadTransactor sa = Rdma.getGmpMad(endPort, qp.pd().context())) {
+        try (MadTransactor sa = openSa(endPort)) {
             return sideB(qp, local, socket, access, sa);
         }
     }
@@ -216,6 +223,15 @@ public final class NoCmExchange {
      */
     static IBPath local(IBPath path, EndPort endPort) {
         return path.slid() == 0 && isInfiniBand(endPort) ? path.copy(b -> b.slid(endPort.lid())) : path;
+    }
+
+    /** A transactor on {@code endPort}'s umad device, owning it, for the exchange's SA queries. */
+    private static MadTransactor openSa(EndPort endPort) {
+        if (endPort.umadPath().isEmpty()) {
+            throw new IllegalStateException("InfiniBand end port " + endPort + " has no umad device to ask the SA on;"
+                    + " give the exchange a transactor (Rdma.getGmpMad(endPort, context) opens one on a VMad queue pair)");
+        }
+        return MadTransactor.open(UmadTransport.open(endPort.deviceName(), endPort.portNumber()), endPort, SA_OUTSTANDING);
     }
 
     private static boolean isInfiniBand(EndPort endPort) {
