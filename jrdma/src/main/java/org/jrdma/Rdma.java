@@ -4,6 +4,11 @@ import java.util.List;
 import org.jrdma.devices.EndPort;
 import org.jrdma.devices.RdmaDevice;
 import org.jrdma.devices.SysfsDevices;
+import org.jrdma.iba.Iba;
+import org.jrdma.mad.MadTransactor;
+import org.jrdma.mad.umad.UmadTransport;
+import org.jrdma.mad.verbs.VMad;
+import org.jrdma.path.IBPath;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Verbs;
 
@@ -19,9 +24,15 @@ import org.jrdma.verbs.Verbs;
  * try (Context ctx = Rdma.getVerbs(port)) {      // its verbs
  *     ...
  * }
+ * try (MadTransactor umad = Rdma.getGmpMad(port)) {  // its MADs
+ *     IBPath path = PathResolver.getMadPath(umad, dlid);
+ * }
  * }</pre>
  */
 public final class Rdma {
+    /** MADs in flight at once on the transactors made here. */
+    private static final int MAX_OUTSTANDING = 16;
+
     private Rdma() {
     }
 
@@ -79,5 +90,43 @@ public final class Rdma {
      */
     public static Context getVerbs(EndPort endPort) {
         return Verbs.open(endPort);
+    }
+
+    /**
+     * A MAD transactor on the kernel's MAD device of {@code endPort} ({@code /dev/infiniband/umadN},
+     * the ib_umad module), python-rdma's {@code rdma.get_umad(end_port)}: it sends SMPs and GMPs
+     * alike. Closing it closes its engine and the device.
+     *
+     * @throws NoSuchDeviceException if the end port has no umad device
+     * @throws SysException          if the device cannot be opened (its permissions, most often)
+     */
+    public static MadTransactor getUmad(EndPort endPort) {
+        return MadTransactor.open(UmadTransport.open(endPort.deviceName(), endPort.portNumber()), endPort, MAX_OUTSTANDING);
+    }
+
+    /**
+     * A MAD transactor for general MADs (SA, PerfMgt, ...; no SMPs) from {@code endPort},
+     * python-rdma's {@code rdma.get_gmp_mad(end_port)}: on the kernel's umad device when the port
+     * has one ({@link #getUmad}), else on a UD queue pair of its own sending to QP1
+     * ({@link VMad}, in a verbs context it opens). Closing it closes its engine, the transport
+     * and that context.
+     *
+     * @throws SysException if the device cannot be opened
+     */
+    public static MadTransactor getGmpMad(EndPort endPort) {
+        return endPort.umadPath().isPresent() ? getUmad(endPort) : MadTransactor.open(new VMad(endPort), endPort, MAX_OUTSTANDING);
+    }
+
+    /**
+     * {@link #getGmpMad(EndPort)}, the {@link VMad} queue pair made in {@code context} (which stays
+     * the caller's) when the port has no umad device: python-rdma's
+     * {@code rdma.get_gmp_mad(end_port, verbs=ctx)}.
+     *
+     * @throws SysException if the device or the queue pair cannot be made
+     */
+    public static MadTransactor getGmpMad(EndPort endPort, Context context) {
+        return endPort.umadPath().isPresent() ? getUmad(endPort)
+                : MadTransactor.open(new VMad(context, IBPath.builder(endPort).qkey(Iba.IB_DEFAULT_QP1_QKEY).build(),
+                        VMad.DEFAULT_DEPTH), endPort, MAX_OUTSTANDING);
     }
 }

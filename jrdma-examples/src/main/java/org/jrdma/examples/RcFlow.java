@@ -24,6 +24,7 @@ import org.jrdma.verbs.Cq;
 import org.jrdma.verbs.Mr;
 import org.jrdma.verbs.Pd;
 import org.jrdma.verbs.Qp;
+import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpType;
@@ -47,9 +48,13 @@ import picocli.CommandLine.Parameters;
  *   <li>a context for the end port ({@link Rdma#getVerbs}), 2. a protection domain, 3. a
  *       completion queue (with a completion channel, which {@link CqPoller} sleeps on), 4. an RC
  *       queue pair;</li>
- *   <li value="5">exchange of QP numbers, PSNs, GIDs and the rest of the path, and 6. RESET to
- *       INIT, RTR and RTS from that path: {@link NoCmExchange} over a TCP connection
- *       ({@code establish});</li>
+ *   <li value="5">the local LID ({@code ibv_query_port}, the tutorial's {@code getLocalId}; 0 on
+ *       RoCE) as the path's SLID, then exchange of QP numbers, PSNs, LIDs, GIDs and the rest of the
+ *       path, and 6. RESET to INIT, RTR and RTS from that path: {@link NoCmExchange} over a TCP
+ *       connection ({@code establish}), which on InfiniBand also resolves the path through the SA.
+ *       The queue pair gets the tutorial's values: {@code retry_cnt} 7, {@code rnr_retry} 7,
+ *       {@code min_rnr_timer} 0x12 and, from the path's packet lifetime ({@value #PACKET_LIFE_TIME})
+ *       and the peer's ack delay, {@code timeout} 0x12 (see {@link #USAGE});</li>
  *   <li value="7">registration of the memory regions, after the connection as the tutorial
  *       allows: the region the peer may write, read and use atomically on (two halves of
  *       {@code --size} bytes and an 8-byte word), a local one, and a {@link BufferPool} for
@@ -83,6 +88,17 @@ public final class RcFlow {
     private static final int RECEIVES = 2;
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String OK = "OK";
+    /** The tutorial's {@code retry_cnt}: resends after an ack timeout. */
+    static final int RETRY_CNT = 7;
+    /** The tutorial's {@code min_rnr_timer}, 0x12: 0.96 ms. */
+    static final int MIN_RNR_TIMER = 0x12;
+    /**
+     * The packet lifetime exponent that gives the tutorial's ack {@code timeout} of 0x12 (4.096 µs ×
+     * 2^18, about 1.07 s): twice the lifetime, 2^17, plus the peer's ack delay (2^15 on rxe, at
+     * most 2^17 on the HCAs we know) rounds up to 2^18. On InfiniBand the SA's packet lifetime
+     * replaces it.
+     */
+    static final int PACKET_LIFE_TIME = 16;
 
     /** The command line's options and operands, with their defaults. */
     private static final class Options {
@@ -106,6 +122,12 @@ public final class RcFlow {
               -i, --ib-port=<port>   port of the device (default: its first active one)
               -g, --gid-idx=<index>  local GID index (default 0)
               -s, --size=<size>      bytes of the RDMA write and of each half read back (default 4096)
+
+            The queue pair uses the tutorial's retry_cnt 7, rnr_retry 7 and min_rnr_timer 0x12. Its ack
+            timeout is computed from the path, as python-rdma does: 0x12 on RoCE (the path's packet
+            lifetime 16 and the peer's ack delay); on InfiniBand the subnet administrator's packet
+            lifetime for the path, which knows the fabric, replaces the tutorial's fixed value. The
+            local LID (0 on RoCE) is queried and sent as the path's source LID.
             """;
 
     /**
@@ -198,16 +220,21 @@ public final class RcFlow {
 
     private int connectAndRun(Arena arena) throws IOException, ExchangeException {
         Gid gid = endPort.gids().get(settings.gidIndex());
+        int lid = qp.pd().context().queryPort(endPort.portNumber()).lid();
+        System.out.printf("5. local LID 0x%04x (getLocalId), GID %s%n", lid, gid);
         try (Socket socket = settings.isServer() ? PingpongExchange.accept(settings.port())
                 : PingpongExchange.connect(settings.host(), settings.port())) {
             socket.setSoTimeout((int) WAIT.toMillis());
             IBPath path = settings.isServer()
-                    ? NoCmExchange.sideB(qp, IBPath.builder(endPort).sgid(gid).build(), socket, ACCESS)
-                    : NoCmExchange.sideA(qp, IBPath.builder(endPort).hasGrh(true).sgid(gid).hopLimit(64).build(),
+                    ? NoCmExchange.sideB(qp, IBPath.builder(endPort).sgid(gid).slid(lid).build(), socket, ACCESS)
+                    : NoCmExchange.sideA(qp, IBPath.builder(endPort).hasGrh(true).sgid(gid).hopLimit(64).slid(lid)
+                            .retries(RETRY_CNT).minRnrTimer(MIN_RNR_TIMER).packetLifeTime(PACKET_LIFE_TIME).build(),
                             socket, ACCESS);
             System.out.println("5. exchanged paths over TCP (no CM): " + path);
-            System.out.printf("6. queue pair in %s towards QP 0x%06x%n", qp.query().qpState(),
-                    path.dqpn().orElseThrow());
+            QpAttr attr = qp.query();
+            System.out.printf("6. queue pair in %s towards QP 0x%06x: timeout 0x%x, retry_cnt %d, rnr_retry %d,"
+                    + " min_rnr_timer 0x%x%n", attr.qpState(), path.dqpn().orElseThrow(), attr.timeout(),
+                    attr.retryCnt(), attr.rnrRetry(), attr.minRnrTimer());
             Layout layout = new Layout(settings.size());
             Mr exposed = pd.mr(arena.allocate(layout.exposedBytes(), Pingpong.PAGE_SIZE), ACCESS);
             Mr local = pd.mr(arena.allocate(layout.exposedBytes() + Long.BYTES, Pingpong.PAGE_SIZE),

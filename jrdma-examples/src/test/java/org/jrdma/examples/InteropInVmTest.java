@@ -33,7 +33,7 @@ class InteropInVmTest {
     private static final Pattern BW_LOCAL = Pattern.compile("(?m)^ local address: LID \\p{XDigit}{4} QPN (0x\\p{XDigit}{4,})");
     private static final Pattern BW_REMOTE = Pattern.compile("(?m)^ remote address: LID \\p{XDigit}{4} QPN (0x\\p{XDigit}{4,})");
     private static final Pattern FLOW_QP = Pattern.compile("(?m)^4\\. RC queue pair (0x\\p{XDigit}{6})$");
-    private static final Pattern FLOW_PEER = Pattern.compile("(?m)^6\\. queue pair in RTS towards QP (0x\\p{XDigit}{6})$");
+    private static final Pattern FLOW_PEER = Pattern.compile("(?m)^6\\. queue pair in RTS towards QP (0x\\p{XDigit}{6}):");
     private static final Pattern FLOW_PASSED = Pattern.compile("(?m)^RcFlow \\w+: (\\d+) of \\1 checks passed$");
     private static final Pattern BW_ROW = Pattern.compile("(?m)^ (\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
 
@@ -75,6 +75,11 @@ class InteropInVmTest {
             }
             assertTrue(passed(server, "RDMA write: ") && passed(server, "the word after the atomics"), block);
             assertFalse(server.contains("FAIL") || client.contains("FAIL"), block);
+            for (String side : List.of(server, client)) {
+                assertTrue(side.contains("5. local LID 0x0000 (getLocalId)"), "RoCE has no LID\n" + block);
+                assertTrue(side.contains(": timeout 0x12, retry_cnt 7, rnr_retry 7, min_rnr_timer 0x12\n"),
+                        "the tutorial's QP values\n" + block);
+            }
         } else {
             assertEquals(first(BW_LOCAL, server), first(BW_REMOTE, client), "client's remote QPN\n" + block);
             assertEquals(first(BW_LOCAL, client), first(BW_REMOTE, server), "server's remote QPN\n" + block);

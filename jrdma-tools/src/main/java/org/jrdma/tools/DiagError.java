@@ -26,7 +26,7 @@ final class DiagError extends RuntimeException {
     private static final String MAD_RPC_FAILED = "_do_madrpc failed; dport (";
 
     private final String failed;
-    private final List<String> stderr;
+    private final transient List<String> stderr;
     private final int status;
 
     private DiagError(String failed, List<String> stderr, int status, Throwable cause) {

@@ -118,7 +118,7 @@ final class IbtracertCommand extends FabricCommand {
      */
     private static final class NoRoute extends RdmaException {
         private static final long serialVersionUID = 1L;
-        private final List<String[]> warnings = new ArrayList<>();
+        private final transient List<String[]> warnings = new ArrayList<>();
 
         NoRoute(String message) {
             this(message, null);

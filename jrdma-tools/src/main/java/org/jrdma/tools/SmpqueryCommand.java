@@ -30,7 +30,6 @@ import picocli.CommandLine.Parameters;
         description = "Query a subnet management attribute of a node: nodeinfo (NI), nodedesc (ND), portinfo (PI), "
                 + "switchinfo (SI), pkeys (PKeys), sl2vl (SL2VL), vlarb (VLArb), guids (GI).")
 final class SmpqueryCommand extends FabricCommand {
-    /** The operations {@code --sa} answers, from NodeRecord, PortInfoRecord and SwitchInfoRecord. */
     /** Every operation and its alias, in lower case. */
     private static final List<String> OPERATIONS = List.of("nodeinfo", "ni", "nodedesc", "nd", "portinfo", "pi", "switchinfo", "si",
             "pkeys", "pkey", "guids", "gi", "sl2vl", "vlarb");

@@ -5,6 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Mad;
@@ -56,10 +59,23 @@ import org.jrdma.path.IBPath;
  * {@link #sendReply}, {@link #sendErrorReply} and {@link #sendErrorException} answer, by RMPP when
  * the reply is longer than one MAD; requests that came by RMPP are handed over reassembled.
  *
+ * <p><b>Asynchronous mode.</b> Any RPC, or any code making several, runs without blocking the
+ * caller through {@link #async}, python-rdma's asynchronous {@code MADTransactor} and
+ * {@code do_async}: the future completes when the engine has matched the reply (or failed the
+ * request), with no {@link MadSchedule} needed; the engine still bounds the MADs in flight.
+ *
+ * <p><b>Lifecycle.</b> A transactor made by {@link #open} (as {@link org.jrdma.Rdma#getUmad} and
+ * {@link org.jrdma.Rdma#getGmpMad} make them) owns its engine: {@link #close} closes the engine
+ * and with it the transport, as python-rdma's {@code with rdma.get_umad(end_port) as umad:} does.
+ * One made on an engine of the caller's leaves the engine open; so do those derived from it
+ * ({@link #withTimeouts}, {@link #withSaPath}, {@link SaTransactor}).
+ *
  * <p>Thread-safe: any number of threads (the {@link MadSchedule}'s tasks) may call it at once.
  * {@link SaTransactor} answers SubnGet from the SA instead.
  */
-public sealed class MadTransactor permits SaTransactor {
+public sealed class MadTransactor implements AutoCloseable permits SaTransactor {
+    /** Runs each {@link #async} call on a virtual thread of its own. */
+    private static final Executor ASYNC = task -> Thread.ofVirtual().name("mad-async").start(task);
     /** How many redirections one request follows before giving up. */
     private static final int MAX_REDIRECTS = 4;
     private static final int TID_OFFSET = 8;
@@ -70,27 +86,64 @@ public sealed class MadTransactor permits SaTransactor {
     private final Duration timeout;
     private final int retries;
     private final Redirects redirects;
+    private final boolean ownsEngine;
 
     /**
      * A transactor sending through {@code engine} from {@code endPort}, the port the engine's
      * transport is on (null if unknown: then SA paths, GID resolution and received paths lack it).
      */
     public MadTransactor(MadEngine engine, EndPort endPort) {
-        this(engine, endPort, null, null, -1, new Redirects());
+        this(engine, endPort, null, null, -1, new Redirects(), false);
     }
 
-    /** A transactor sharing everything with {@code parent}, for {@link SaTransactor}. */
+    /** A transactor sharing everything with {@code parent} but the engine's ownership, for {@link SaTransactor}. */
     MadTransactor(MadTransactor parent) {
-        this(parent.engine, parent.endPort, parent.saPath, parent.timeout, parent.retries, parent.redirects);
+        this(parent.engine, parent.endPort, parent.saPath, parent.timeout, parent.retries, parent.redirects, false);
     }
 
-    private MadTransactor(MadEngine engine, EndPort endPort, IBPath saPath, Duration timeout, int retries, Redirects redirects) {
+    private MadTransactor(MadEngine engine, EndPort endPort, IBPath saPath, Duration timeout, int retries, Redirects redirects,
+            boolean ownsEngine) {
         this.engine = engine;
         this.endPort = endPort;
         this.saPath = saPath;
         this.timeout = timeout;
         this.retries = retries;
         this.redirects = redirects;
+        this.ownsEngine = ownsEngine;
+    }
+
+    /**
+     * A transactor on a new engine over {@code transport} that owns both: {@link #close} closes
+     * the engine and the transport. If the engine cannot be made, the transport is closed.
+     *
+     * @param endPort        the end port the transport is on; null for the one the transport reports
+     * @param maxOutstanding how many MADs the engine keeps in flight at once
+     */
+    public static MadTransactor open(MadTransport transport, EndPort endPort, int maxOutstanding) {
+        MadEngine engine;
+        try {
+            engine = new MadEngine(transport, maxOutstanding);
+        } catch (RuntimeException e) {
+            try {
+                transport.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        return new MadTransactor(engine, endPort != null ? endPort : transport.endPort().orElse(null), null, null, -1,
+                new Redirects(), true);
+    }
+
+    /**
+     * Closes the engine and its transport when this transactor owns them ({@link #open}); else
+     * does nothing, the engine being its creator's. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (ownsEngine) {
+            engine.close();
+        }
     }
 
     /**
@@ -102,7 +155,7 @@ public sealed class MadTransactor permits SaTransactor {
         if (timeout.isNegative() || timeout.isZero() || retries < 0) {
             throw new IllegalArgumentException("timeout " + timeout + " must be positive and retries " + retries + " at least 0");
         }
-        return new MadTransactor(engine, endPort, saPath, timeout, retries, redirects);
+        return new MadTransactor(engine, endPort, saPath, timeout, retries, redirects, false);
     }
 
     /**
@@ -112,7 +165,7 @@ public sealed class MadTransactor permits SaTransactor {
      * timeouts.
      */
     public MadTransactor withSaPath(IBPath saPath) {
-        return new MadTransactor(engine, endPort, Objects.requireNonNull(saPath, "saPath"), timeout, retries, redirects);
+        return new MadTransactor(engine, endPort, Objects.requireNonNull(saPath, "saPath"), timeout, retries, redirects, false);
     }
 
     /** The engine this transactor sends through. */
@@ -141,6 +194,28 @@ public sealed class MadTransactor permits SaTransactor {
         return IBPath.saPath(endPort);
     }
 
+    /**
+     * Runs {@code rpc} on this transactor without blocking the caller, python-rdma's asynchronous
+     * mode ({@code is_async}, {@code do_async}): each RPC gets a {@link CompletableFuture} form,
+     *
+     * <pre>{@code
+     * CompletableFuture<SmpNodeInfo> a = mt.async(m -> m.subnGet(SmpNodeInfo.class, pathA, 0));
+     * CompletableFuture<SmpNodeInfo> b = mt.async(m -> m.subnGet(SmpNodeInfo.class, pathB, 0));
+     * long guid = a.join().nodeGuid() ^ b.join().nodeGuid();
+     * }</pre>
+     *
+     * and so does a whole sequence of them (a function making several RPCs, as a seed coroutine
+     * would). The function runs on a virtual thread; the future completes with its result once
+     * the engine has matched the replies by TID, or exceptionally with what it threw
+     * ({@link MadTimeoutException}, {@link MadClassException}, ...). Any number may be under way
+     * at once; the engine sends at most its {@link MadEngine#maxOutstanding()} MADs at a time.
+     * Cancelling the future does not stop a MAD already sent.
+     */
+    public <R> CompletableFuture<R> async(Function<? super MadTransactor, ? extends R> rpc) {
+        Objects.requireNonNull(rpc, "rpc");
+        return CompletableFuture.supplyAsync(() -> rpc.apply(this), ASYNC);
+    }
+
     // Subnet management (IBA 14.2)
 
     /** SubnGet: the attribute of the node (port) at the end of {@code path}; {@code attribute} is sent as the request's data. */
@@ -148,14 +223,29 @@ public sealed class MadTransactor permits SaTransactor {
         return call(Rpc.SUBN_GET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #subnGet(IbaStruct, IBPath, long) subnGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T subnGet(T attribute, IBPath path) {
+        return subnGet(attribute, path, 0);
+    }
+
     /** SubnGet with a zero request. */
     public <T extends IbaStruct & MadAttribute> T subnGet(Class<T> type, IBPath path, long attributeModifier) {
         return subnGet(zero(type), path, attributeModifier);
     }
 
+    /** {@link #subnGet(Class, IBPath, long) subnGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T subnGet(Class<T> type, IBPath path) {
+        return subnGet(type, path, 0);
+    }
+
     /** SubnSet: writes {@code attribute}; returns the node's answer, its value after the Set. */
     public <T extends IbaStruct & MadAttribute> T subnSet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.SUBN_SET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #subnSet(IbaStruct, IBPath, long) subnSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T subnSet(T attribute, IBPath path) {
+        return subnSet(attribute, path, 0);
     }
 
     // Subnet administration (IBA 15.2, 15.4)
@@ -204,9 +294,19 @@ public sealed class MadTransactor permits SaTransactor {
         return call(Rpc.SUBN_ADM_SET, record, path, 0, componentMask, 0);
     }
 
+    /** SubnAdmSet to the end port's SA ({@link #saPath()}), the seed's default path. */
+    public <T extends IbaStruct & MadAttribute> T subnAdmSet(T record, long componentMask) {
+        return subnAdmSet(record, componentMask, saPath());
+    }
+
     /** SubnAdmDelete: removes the record the components select; returns the record removed. */
     public <T extends IbaStruct & MadAttribute> T subnAdmDelete(T record, long componentMask, IBPath path) {
         return call(Rpc.SUBN_ADM_DELETE, record, path, 0, componentMask, 0);
+    }
+
+    /** SubnAdmDelete to the end port's SA ({@link #saPath()}). */
+    public <T extends IbaStruct & MadAttribute> T subnAdmDelete(T record, long componentMask) {
+        return subnAdmDelete(record, componentMask, saPath());
     }
 
     /**
@@ -224,9 +324,19 @@ public sealed class MadTransactor permits SaTransactor {
         return call(Rpc.PERFORMANCE_GET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #performanceGet(IbaStruct, IBPath, long) performanceGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T performanceGet(T attribute, IBPath path) {
+        return performanceGet(attribute, path, 0);
+    }
+
     /** PerformanceGet with a zero request. */
     public <T extends IbaStruct & MadAttribute> T performanceGet(Class<T> type, IBPath path, long attributeModifier) {
         return performanceGet(zero(type), path, attributeModifier);
+    }
+
+    /** {@link #performanceGet(Class, IBPath, long) performanceGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T performanceGet(Class<T> type, IBPath path) {
+        return performanceGet(type, path, 0);
     }
 
     /** PerformanceSet: writes a PerfMgt attribute (PortCounters to clear counters, ...). */
@@ -234,9 +344,19 @@ public sealed class MadTransactor permits SaTransactor {
         return call(Rpc.PERFORMANCE_SET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #performanceSet(IbaStruct, IBPath, long) performanceSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T performanceSet(T attribute, IBPath path) {
+        return performanceSet(attribute, path, 0);
+    }
+
     /** BMGet: a baseboard management attribute (IBA 16.2). */
     public <T extends IbaStruct & MadAttribute> T bmGet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.BM_GET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #bmGet(IbaStruct, IBPath, long) bmGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T bmGet(T attribute, IBPath path) {
+        return bmGet(attribute, path, 0);
     }
 
     /** BMGet with a zero request. */
@@ -244,9 +364,19 @@ public sealed class MadTransactor permits SaTransactor {
         return bmGet(zero(type), path, attributeModifier);
     }
 
+    /** {@link #bmGet(Class, IBPath, long) bmGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T bmGet(Class<T> type, IBPath path) {
+        return bmGet(type, path, 0);
+    }
+
     /** BMSet: writes a baseboard management attribute. */
     public <T extends IbaStruct & MadAttribute> T bmSet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.BM_SET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #bmSet(IbaStruct, IBPath, long) bmSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T bmSet(T attribute, IBPath path) {
+        return bmSet(attribute, path, 0);
     }
 
     /** DevMgtGet: a device management attribute (IBA 16.3). */
@@ -254,9 +384,19 @@ public sealed class MadTransactor permits SaTransactor {
         return call(Rpc.DEV_MGT_GET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #devMgtGet(IbaStruct, IBPath, long) devMgtGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T devMgtGet(T attribute, IBPath path) {
+        return devMgtGet(attribute, path, 0);
+    }
+
     /** DevMgtGet with a zero request. */
     public <T extends IbaStruct & MadAttribute> T devMgtGet(Class<T> type, IBPath path, long attributeModifier) {
         return devMgtGet(zero(type), path, attributeModifier);
+    }
+
+    /** {@link #devMgtGet(Class, IBPath, long) devMgtGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T devMgtGet(Class<T> type, IBPath path) {
+        return devMgtGet(type, path, 0);
     }
 
     /** DevMgtSet: writes a device management attribute. */
@@ -264,9 +404,19 @@ public sealed class MadTransactor permits SaTransactor {
         return call(Rpc.DEV_MGT_SET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #devMgtSet(IbaStruct, IBPath, long) devMgtSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T devMgtSet(T attribute, IBPath path) {
+        return devMgtSet(attribute, path, 0);
+    }
+
     /** CommMgtGet: a communication management attribute, ClassPortInfo (IBA 12.6). */
     public <T extends IbaStruct & MadAttribute> T commMgtGet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.COMM_MGT_GET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #commMgtGet(IbaStruct, IBPath, long) commMgtGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T commMgtGet(T attribute, IBPath path) {
+        return commMgtGet(attribute, path, 0);
     }
 
     /** CommMgtGet with a zero request. */
@@ -274,9 +424,19 @@ public sealed class MadTransactor permits SaTransactor {
         return commMgtGet(zero(type), path, attributeModifier);
     }
 
+    /** {@link #commMgtGet(Class, IBPath, long) commMgtGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T commMgtGet(Class<T> type, IBPath path) {
+        return commMgtGet(type, path, 0);
+    }
+
     /** CommMgtSet: writes a communication management attribute. */
     public <T extends IbaStruct & MadAttribute> T commMgtSet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.COMM_MGT_SET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #commMgtSet(IbaStruct, IBPath, long) commMgtSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T commMgtSet(T attribute, IBPath path) {
+        return commMgtSet(attribute, path, 0);
     }
 
     /**
@@ -293,14 +453,29 @@ public sealed class MadTransactor permits SaTransactor {
         return request;
     }
 
+    /** {@link #commMgtSend(IbaStruct, IBPath, long) commMgtSend} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> byte[] commMgtSend(T message, IBPath path) {
+        return commMgtSend(message, path, 0);
+    }
+
     /** VendGet: an attribute of vendor class 0x09-0x0F, whose MADs carry no OUI (IBA 16.5). */
     public <T extends IbaStruct & MadAttribute> T vendGet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.VEND_GET, attribute, path, attributeModifier, 0, 0);
     }
 
+    /** {@link #vendGet(IbaStruct, IBPath, long) vendGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T vendGet(T attribute, IBPath path) {
+        return vendGet(attribute, path, 0);
+    }
+
     /** VendGet with a zero request. */
     public <T extends IbaStruct & MadAttribute> T vendGet(Class<T> type, IBPath path, long attributeModifier) {
         return vendGet(zero(type), path, attributeModifier);
+    }
+
+    /** {@link #vendGet(Class, IBPath, long) vendGet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T vendGet(Class<T> type, IBPath path) {
+        return vendGet(type, path, 0);
     }
 
     /**
@@ -320,6 +495,11 @@ public sealed class MadTransactor permits SaTransactor {
     /** VendSet: writes an attribute of vendor class 0x09-0x0F. */
     public <T extends IbaStruct & MadAttribute> T vendSet(T attribute, IBPath path, long attributeModifier) {
         return call(Rpc.VEND_SET, attribute, path, attributeModifier, 0, 0);
+    }
+
+    /** {@link #vendSet(IbaStruct, IBPath, long) vendSet} with AttributeModifier 0, the seed's default. */
+    public <T extends IbaStruct & MadAttribute> T vendSet(T attribute, IBPath path) {
+        return vendSet(attribute, path, 0);
     }
 
     /** VendSet in a vendor class 0x30-0x4F, with the vendor's OUI. */

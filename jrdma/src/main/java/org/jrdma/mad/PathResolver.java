@@ -32,6 +32,18 @@ public final class PathResolver {
      * @throws IllegalStateException    if neither the path nor the transactor knows the end port
      */
     public static IBPath resolvePath(MadTransactor transactor, IBPath path, boolean reversible) {
+        return resolvePath(transactor, path, reversible, PathProperties.NONE);
+    }
+
+    /**
+     * {@link #resolvePath(MadTransactor, IBPath, boolean)} asking the SA also for the components
+     * {@code properties} gives (P_Key, SL, MTU, rate, ...), python-rdma's
+     * {@code resolve_path(mad, path, reversible, properties)}: the query's ComponentMask has the
+     * addresses, Reversible when asked, and each property given.
+     *
+     * @throws SaPathNotFoundException if the SA has no record matching them all
+     */
+    public static IBPath resolvePath(MadTransactor transactor, IBPath path, boolean reversible, PathProperties properties) {
         EndPort endPort = path.endPort().or(transactor::endPort)
                 .orElseThrow(() -> new IllegalStateException("resolving a path needs an end port: " + path));
         SaPathRecord query = new SaPathRecord().sgid(path.sgid().orElseGet(endPort::defaultGid));
@@ -49,6 +61,7 @@ public final class PathResolver {
             query.reversible(1);
             mask |= SaPathRecord.REVERSIBLE_COMPONENT_MASK;
         }
+        mask |= properties.applyTo(query);
         SaPathRecord record;
         try {
             record = transactor.subnAdmGet(query, mask);

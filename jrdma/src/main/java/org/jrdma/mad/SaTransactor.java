@@ -2,6 +2,7 @@ package org.jrdma.mad;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.jrdma.iba.Lid;
@@ -51,14 +52,19 @@ import org.jrdma.path.IBPath;
  * NodeDescription of that LID) it asks for the table of the LID's PortInfoRecords and takes port
  * 0's or else the first; and where OpenSM answers No Records for a table block it does not
  * program (forwarding, P_Key, SL-to-VL and VL arbitration tables), the attribute comes back zero.
+ *
+ * <p>As in python-rdma it wraps its parent: {@link #close} closes the parent (which closes its
+ * engine if it owns one, {@link MadTransactor#open}).
  */
 public final class SaTransactor extends MadTransactor {
     private final Map<IBDRPath, Integer> routeLids = new ConcurrentHashMap<>();
     private final Map<Integer, Integer> nodeTypes = new ConcurrentHashMap<>();
+    private final MadTransactor parent;
 
     /** A transactor sending through {@code parent}'s engine, from its end port (which it needs, for the SA path). */
     public SaTransactor(MadTransactor parent) {
         super(parent);
+        this.parent = parent;
         if (parent.endPort().isEmpty()) {
             throw new IllegalArgumentException("an SaTransactor needs the end port, for the path to its SA");
         }
@@ -156,7 +162,33 @@ public final class SaTransactor extends MadTransactor {
         return records.stream().filter(r -> r.portNum() == 0).findFirst().orElse(records.getFirst()).portInfo();
     }
 
-    /** The LID of the port at the end of {@code path}; see the class comment for directed routes. */
+    /**
+     * The LID of the port at the end of {@code path}, python-rdma's {@code get_path_lid}: its DLID,
+     * or for a directed route its DrDLID, else the LID the SA's LinkRecords lead to from the local
+     * port (or the route's DLID) along the route, asked once per route and remembered.
+     *
+     * @throws MadException if the SA has no LinkRecord for a hop
+     */
+    public int getPathLid(IBPath path) {
+        return lid(path);
+    }
+
+    /**
+     * {@link #getPathLid} without blocking the caller, python-rdma's {@code prepare_path_lid}: the
+     * SA's LinkRecords for a directed route are asked on a virtual thread ({@link #async}); once
+     * the future completes, SubnGet on that route needs no more than its own SubnAdmGet.
+     */
+    public CompletableFuture<Integer> preparePathLid(IBPath path) {
+        return async(m -> lid(path));
+    }
+
+    /** Closes the parent transactor, python-rdma's {@code close()} of the wrapper. */
+    @Override
+    public void close() {
+        parent.close();
+    }
+
+    /** The LID of the port at the end of {@code path}; see {@link #getPathLid}. */
     private int lid(IBPath path) {
         if (!(path instanceof IBDRPath route)) {
             return path.dlid();

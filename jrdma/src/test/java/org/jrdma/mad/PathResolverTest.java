@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Iba;
 import org.jrdma.iba.Mad;
+import org.jrdma.iba.Mtu;
+import org.jrdma.iba.StaticRate;
 import org.jrdma.iba.pm.PmPortCounters;
+import org.jrdma.mad.PathProperties.Selector;
 import org.jrdma.path.IBPath;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.junit.SimulatedFabric;
@@ -62,5 +65,34 @@ class PathResolverTest {
             assertTrue(gid.classCode() == 3 || gid.classCode() == 5, gid.getMessage());
             assertThrows(IllegalArgumentException.class, () -> PathResolver.resolvePath(a.mt, IBPath.builder(a.endPort).build(), true));
         }
+    }
+
+    @Test
+    void propertiesGoIntoTheQueryAndTheSaHonoursThem(Fabric fabric) {
+        try (SimAgent a = new SimAgent(fabric, "node01 HCA-1")) {
+            IBPath destination = IBPath.builder(a.endPort).dgid(NODE04).build();
+            IBPath plain = PathResolver.resolvePath(a.mt, destination, true);
+            PathProperties same = PathProperties.builder().pkey(plain.pkey()).sl(plain.sl())
+                    .mtu(Selector.EXACTLY, plain.mtu()).rate(Selector.EXACTLY, plain.rate()).build();
+            assertEquals(plain, PathResolver.resolvePath(a.mt, destination, true, same));
+            PathProperties largest = PathProperties.builder().mtu(Selector.LARGEST, Mtu.MTU_256)
+                    .rate(Selector.LARGEST, StaticRate.RATE_2_5_GBPS).build();
+            assertEquals(plain, PathResolver.resolvePath(a.mt, destination, true, largest));
+
+            assertThrows(SaPathNotFoundException.class, () -> PathResolver.resolvePath(a.mt, destination, true,
+                    PathProperties.builder().pkey(0x1234).build()), "a P_Key the ports are not members of");
+            assertThrows(SaPathNotFoundException.class, () -> PathResolver.resolvePath(a.mt, destination, true,
+                    PathProperties.builder().mtu(Selector.GREATER_THAN, plain.mtu()).build()), "an MTU above the path's");
+        }
+    }
+
+    @Test
+    void propertiesRefuseValuesOutsideTheirFields() {
+        assertThrows(IllegalArgumentException.class, () -> PathProperties.builder().sl(16).build());
+        assertThrows(IllegalArgumentException.class, () -> PathProperties.builder().pkey(0x10000).build());
+        assertThrows(IllegalArgumentException.class, () -> PathProperties.builder().flowLabel(1 << 20).build());
+        assertThrows(IllegalArgumentException.class, () -> PathProperties.builder().packetLifeTime(Selector.EXACTLY, 64).build());
+        assertThrows(IllegalArgumentException.class,
+                () -> new PathProperties(-1, -1, Selector.EXACTLY, null, null, null, null, -1, -1, -1, -1));
     }
 }

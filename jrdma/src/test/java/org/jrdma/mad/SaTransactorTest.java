@@ -150,4 +150,37 @@ class SaTransactorTest {
             assertThrows(IllegalArgumentException.class, () -> new SaTransactor(new MadTransactor(a.engine, null)));
         }
     }
+
+    @Test
+    void getPathLidAndPreparePathLidResolveARouteOnceAndCloseClosesTheParent(Fabric fabric) {
+        AtomicInteger linkQueries = new AtomicInteger();
+        try (SimAgent a = new SimAgent(fabric, "node01 HCA-1")) {
+            a.engine.tracer(new MadTracer() {
+                @Override
+                public void sent(byte[] mad, MadAddress to) {
+                    if (mad[1] == Mad.CLASS_SUBN_ADM && Bits.u16(mad, 16) == SaLinkRecord.ATTRIBUTE_ID) {
+                        linkQueries.incrementAndGet();
+                    }
+                }
+            });
+            IBDRPath node03 = a.dr(1, 7, 1);
+            int lid = a.mt.subnGet(SmpPortInfo.class, node03, 1).lid();
+            try (SaTransactor sa = new SaTransactor(a.mt)) {
+                assertEquals(lid, sa.preparePathLid(node03).join());
+                assertEquals(3, linkQueries.get(), "one LinkRecord per hop");
+                assertEquals(lid, sa.getPathLid(node03));
+                assertEquals("node03 HCA-1", sa.subnGet(SmpNodeDescription.class, node03).nodeString());
+                assertEquals(3, linkQueries.get(), "prepared: remembered");
+                assertEquals(a.lid(), sa.getPathLid(a.gmpPath(a.lid(), 0)), "a LID-routed path's DLID");
+            }
+            assertEquals(lid, a.mt.subnGet(SmpPortInfo.class, node03).lid(), "a parent that does not own its engine stays open");
+        }
+        MadTransactor owner = MadTransactor.open(org.jrdma.mad.sim.IbsimTransport.attach(fabric.socketName(), "node02 HCA-1"), null, 4);
+        try (SaTransactor sa = new SaTransactor(owner)) {
+            assertEquals("node02 HCA-1", sa.subnGet(SmpNodeDescription.class, IBPath.builder(owner.endPort().orElseThrow())
+                    .dlid(owner.endPort().orElseThrow().lid()).build()).nodeString());
+        }
+        assertThrows(IllegalStateException.class, () -> owner.subnGet(SmpNodeInfo.class, IBPath.builder(owner.endPort().orElseThrow()).dlid(1).build()),
+                "closing the SaTransactor closed its parent's engine");
+    }
 }

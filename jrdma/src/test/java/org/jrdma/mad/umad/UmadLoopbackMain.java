@@ -231,8 +231,12 @@ public final class UmadLoopbackMain {
     private static void transactors(UmadDevice device, Gid gid) throws InterruptedException {
         EndPort endPort = Rdma.getEndPort(device.caName() + "/" + device.port());
         IBPath path = IBPath.builder(endPort).hasGrh(true).dgid(gid).retries(1).respTime(19).build();
+        MadTransactor closed;
         try (MadEngine serverEngine = new MadEngine(UmadTransport.open(device, Duration.ofSeconds(4)), 4);
-                MadEngine clientEngine = new MadEngine(UmadTransport.open(device, Duration.ofSeconds(4)), 4)) {
+                MadTransactor client = Rdma.getGmpMad(endPort)) {
+            closed = client;
+            check(client.engine().transport() instanceof UmadTransport t && t.device().equals(device)
+                    && client.endPort().orElseThrow().equals(endPort), "Rdma.getGmpMad: a transactor on the port's umad device");
             MadTransactor server = new MadTransactor(serverEngine, endPort);
             server.registerServer(VENDOR_CLASS, 1, 1L << Mad.METHOD_GET, 0);
             server.registerServer(Mad.CLASS_SUBN_ADM, SA_CLASS_VERSION, 1L << Mad.METHOD_GET_TABLE, 0);
@@ -252,7 +256,6 @@ public final class UmadLoopbackMain {
                 }
             });
             try {
-                MadTransactor client = new MadTransactor(clientEngine, endPort);
                 TestVendorAttributes.Counters counters = client.vendGet(TestVendorAttributes.Counters.class, path, 5);
                 check(counters.equals(new TestVendorAttributes.Counters().fill(5)), "transactor over umad: VendGet answered by a "
                         + "transactor's sendReply on the path parseRequest built from the GRH");
@@ -264,12 +267,23 @@ public final class UmadLoopbackMain {
                     sizes.add(table.size() + " of " + count);
                 }
                 check(tablesOk, "transactor over umad: SubnAdmGetTable replies segmented and reassembled by the kernel: " + sizes);
+                TestVendorAttributes.Counters later = client.async(m -> m.vendGet(TestVendorAttributes.Counters.class, path, 7)).join();
+                check(later.equals(new TestVendorAttributes.Counters().fill(7)), "transactor over umad: async VendGet completed");
             } catch (RuntimeException e) {
                 check(false, "transactor over umad: " + e);
             } finally {
                 stop.set(true);
                 serving.join();
             }
+        }
+        try {
+            closed.vendGet(TestVendorAttributes.Counters.class, path, 5);
+            check(false, "Rdma.getGmpMad: the closed transactor still sent");
+        } catch (IllegalStateException e) {
+            check(true, "Rdma.getGmpMad: closing the transactor closed its engine: " + e.getMessage());
+        }
+        try (MadTransactor umad = Rdma.getUmad(endPort)) {
+            check(umad.engine().transport() instanceof UmadTransport, "Rdma.getUmad: the device opens again after close");
         }
     }
 

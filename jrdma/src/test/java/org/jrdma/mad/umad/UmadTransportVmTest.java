@@ -29,8 +29,12 @@ class UmadTransportVmTest {
             "PASS kernel response timeout 300 ms, engine 20 s: ETIMEDOUT ends each attempt as dropped",
             "PASS kernel response timeout 3 s, engine 400 ms x 4: resends while the kernel waits are not refused",
             "PASS the kernel refuses a second request with the same TID",
+            "PASS Rdma.getGmpMad: a transactor on the port's umad device",
             "PASS transactor over umad: VendGet answered by a transactor's sendReply",
             "PASS transactor over umad: SubnAdmGetTable replies segmented and reassembled by the kernel: [1 of 1, 3 of 3, 40 of 40]",
+            "PASS transactor over umad: async VendGet completed",
+            "PASS Rdma.getGmpMad: closing the transactor closed its engine",
+            "PASS Rdma.getUmad: the device opens again after close",
             "DONE all passed");
 
     @Test
