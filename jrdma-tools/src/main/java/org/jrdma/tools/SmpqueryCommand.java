@@ -36,6 +36,7 @@ final class SmpqueryCommand extends FabricCommand {
     private static final String NODE_INFO_FAILED = "node info query failed";
     private static final String PORT_INFO_FAILED = "port info query failed";
     private static final String SLVL_FAILED = "slvl query failed";
+    /** The operations {@code --sa} answers, from NodeRecord, PortInfoRecord and SwitchInfoRecord. */
     private static final List<String> SA_OPERATIONS = List.of("nodeinfo", "ni", "nodedesc", "nd", "portinfo", "pi", "switchinfo", "si");
 
     @Mixin
