@@ -109,7 +109,8 @@ public final class UmadTransport implements MadTransport {
 
     /**
      * Opens a umad device and turns on P_Key indexes in its header
-     * ({@code IB_USER_MAD_ENABLE_PKEY}).
+     * ({@code IB_USER_MAD_ENABLE_PKEY}), except under libumad2sim where the process's libibumad
+     * takes the legacy header ({@link UmadFile#headerNeedsPkeyIndex()}).
      *
      * @param device          the device, from {@link UmadDevice#find}
      * @param responseTimeout how long the kernel awaits the response to each request (1 ms to
@@ -122,7 +123,9 @@ public final class UmadTransport implements MadTransport {
         }
         UmadFile file = UmadFile.open(device.path());
         try {
-            file.enablePkeyIndex();
+            if (UmadFile.headerNeedsPkeyIndex()) {
+                file.enablePkeyIndex();
+            }
         } catch (RuntimeException e) {
             try {
                 file.close();
