@@ -6,6 +6,7 @@ import java.util.List;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaException;
 import org.jrdma.devices.RdmaDevice;
+import org.jrdma.iba.Mad;
 import org.jrdma.iba.UntrustedText;
 import org.jrdma.mad.GmpClient;
 import org.jrdma.mad.MadEngine;
@@ -64,7 +65,8 @@ public final class FabricOptions {
      * the first device with an active port), its response timeout {@code -t}.
      *
      * @throws RdmaException {@code "Failed to open '<CA>' port '<PORT>'"}, the C tools' message
-     *                       (CA {@code (null)} when not given, PORT 0), then why
+     *                       (CA {@code (null)} when not given, PORT 0), then why: no such port,
+     *                       or one that refuses the subnet management classes (RoCE)
      */
     MadTransport openTransport() {
         if (sim.requested()) {
@@ -79,9 +81,24 @@ public final class FabricOptions {
                 + (names.isEmpty() ? "this machine has no RDMA devices"
                 : ca != null && !names.contains(ca) ? "no RDMA device " + UntrustedText.quote(ca) + " among " + names
                 : "no port that is up among " + names)));
+        UmadTransport transport;
         try {
-            return UmadTransport.open(UmadDevice.find(choice.caName(), choice.port()), responseTimeout);
+            transport = UmadTransport.open(UmadDevice.find(choice.caName(), choice.port()), responseTimeout);
         } catch (RdmaException e) {
+            throw new RdmaException(failure + ": " + e.getMessage(), e);
+        }
+        try {
+            // The C tools' mad_rpc_open_port registers the SMI classes first, so a port without
+            // QP0 (RoCE) fails to open for every tool.
+            transport.registerClient(Mad.CLASS_SUBN_LID_ROUTED, 1);
+            transport.registerClient(Mad.CLASS_SUBN_DIRECTED_ROUTE, 1);
+            return transport;
+        } catch (RdmaException e) {
+            try {
+                transport.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw new RdmaException(failure + ": " + e.getMessage(), e);
         }
     }
