@@ -2,6 +2,12 @@ package org.jrdma.tools;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
+import org.jrdma.Rdma;
+import org.jrdma.RdmaException;
+import org.jrdma.devices.RdmaDevice;
+import org.jrdma.iba.Mad;
+import org.jrdma.iba.UntrustedText;
 import org.jrdma.mad.GmpClient;
 import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.MadTracer;
@@ -9,6 +15,9 @@ import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.MadTransport;
 import org.jrdma.mad.SaTransactor;
 import org.jrdma.mad.SmpClient;
+import org.jrdma.mad.umad.UmadDevice;
+import org.jrdma.mad.umad.UmadPortChoice;
+import org.jrdma.mad.umad.UmadTransport;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -50,15 +59,48 @@ public final class FabricOptions {
     int maxOutstanding;
 
     /**
-     * Opens the transport these options name: the one place that knows which kinds of port there
-     * are.
+     * Opens the transport these options name, the one place that knows which kinds of port there
+     * are: the simulated node of {@code --sim}, else the kernel umad device of the end port
+     * {@code -C}/{@code -P} choose as the C tools choose it ({@link UmadPortChoice}: with neither,
+     * the first device with an active port), its response timeout {@code -t}.
+     *
+     * @throws RdmaException {@code "Failed to open '<CA>' port '<PORT>'"}, the C tools' message
+     *                       (CA {@code (null)} when not given, PORT 0), then why: no such port,
+     *                       or one that refuses the subnet management classes (RoCE)
      */
     MadTransport openTransport() {
         if (sim.requested()) {
             return sim.attach();
         }
-        throw new UsageException("only simulated fabrics (--sim) are supported by this build; kernel umad devices"
-                + (ca != null ? " such as " + ca + (port != null ? "/" + port : "") : "") + " come with the umad transport");
+        int portNumber = port == null ? 0 : port;
+        String failure = "Failed to open '" + (ca == null ? "(null)" : ca) + "' port '" + portNumber + "'";
+        Duration responseTimeout = timeout();
+        List<RdmaDevice> devices = Rdma.getDevices();
+        List<String> names = devices.stream().map(RdmaDevice::name).toList();
+        UmadPortChoice choice = UmadPortChoice.choose(devices, ca, portNumber).orElseThrow(() -> new RdmaException(failure + ": "
+                + (names.isEmpty() ? "this machine has no RDMA devices"
+                : ca != null && !names.contains(ca) ? "no RDMA device " + UntrustedText.quote(ca) + " among " + names
+                : "no port that is up among " + names)));
+        UmadTransport transport;
+        try {
+            transport = UmadTransport.open(UmadDevice.find(choice.caName(), choice.port()), responseTimeout);
+        } catch (RdmaException e) {
+            throw new RdmaException(failure + ": " + e.getMessage(), e);
+        }
+        try {
+            // The C tools' mad_rpc_open_port registers the SMI classes first, so a port without
+            // QP0 (RoCE) fails to open for every tool.
+            transport.registerClient(Mad.CLASS_SUBN_LID_ROUTED, 1);
+            transport.registerClient(Mad.CLASS_SUBN_DIRECTED_ROUTE, 1);
+            return transport;
+        } catch (RdmaException e) {
+            try {
+                transport.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new RdmaException(failure + ": " + e.getMessage(), e);
+        }
     }
 
     /** An engine over the transport these options name, with their bound on MADs in flight. */

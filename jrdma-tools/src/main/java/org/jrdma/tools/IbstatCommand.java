@@ -1,10 +1,7 @@
 package org.jrdma.tools;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.jrdma.NoSuchDeviceException;
 import org.jrdma.Rdma;
 import org.jrdma.devices.EndPort;
@@ -54,7 +51,8 @@ final class IbstatCommand extends IbtoolCommand {
                             new NoSuchDeviceException(ca, "no RDMA device is named " + ca))));
         }
         // A simulated node has no link_layer file under libumad2sim, so ibstat says "IB" there, and never FDR10.
-        IbstatFormat format = sim.requested() ? new IbstatFormat(false, p -> false) : new IbstatFormat(true, IbstatCommand::isFdr10);
+        IbstatFormat format = sim.requested() ? new IbstatFormat(p -> false, p -> false)
+                : new IbstatFormat(p -> attribute(p, "link_layer").isPresent(), IbstatCommand::isFdr10);
         StringBuilder text = new StringBuilder();
         for (RdmaDevice device : devices) {
             if (listPorts) {
@@ -97,15 +95,15 @@ final class IbstatCommand extends IbtoolCommand {
      * its closing parenthesis, the test ibstat makes on sysfs itself.
      */
     private static boolean isFdr10(EndPort port) {
-        Path rate = SysfsDevices.SYSFS.resolve(Path.of("class", "infiniband", port.deviceName(), "ports",
-                Integer.toString(port.portNumber()), "rate"));
-        try {
-            String text = Files.readString(rate);
+        return attribute(port, "rate").filter(text -> {
             int close = text.indexOf(')');
             return close >= 5 && text.regionMatches(true, close - 5, "FDR10", 0, 5);
-        } catch (IOException | UncheckedIOException e) {
-            return false;
-        }
+        }).isPresent();
+    }
+
+    /** A sysfs attribute of the port, read as {@link SysfsDevices} reads them (so libumad2sim's tree too). */
+    private static Optional<String> attribute(EndPort port, String name) {
+        return SysfsDevices.system().portAttribute(port.deviceName(), port.portNumber(), name);
     }
 
     /**

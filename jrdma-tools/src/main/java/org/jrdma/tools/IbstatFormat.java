@@ -13,13 +13,13 @@ import org.jrdma.iba.StaticRate;
  * versions, node and system image GUIDs) and per end port its state, physical state, rate, LIDs,
  * capability mask, port GUID and link layer, with ibstat's own names for the states.
  *
- * @param reportsLinkLayer whether the source says the link layer; libibumad, and so ibstat, prints
+ * @param reportsLinkLayer whether the source says a port's link layer; libibumad, and so ibstat, prints
  *                         {@code IB} for a port without a {@code link_layer} sysfs file (old
  *                         kernels, and libumad2sim's simulated nodes)
  * @param fdr10            whether a port runs at FDR10 (IBA's 10 Gb/s per lane with 64b/66b encoding),
  *                         which ibstat marks after the rate; a {@link StaticRate} cannot tell it from QDR
  */
-record IbstatFormat(boolean reportsLinkLayer, Predicate<EndPort> fdr10) {
+record IbstatFormat(Predicate<EndPort> reportsLinkLayer, Predicate<EndPort> fdr10) {
     private static final List<String> NODE_TYPES = List.of("???", "CA", "Switch", "Router", "iWARP RNIC");
     private static final List<String> PORT_STATES = List.of("???", "Down", "Initializing", "Armed", "Active");
     private static final List<String> PHYS_STATES = List.of("No state change", "Sleep", "Polling", "Disabled",
@@ -78,7 +78,7 @@ record IbstatFormat(boolean reportsLinkLayer, Predicate<EndPort> fdr10) {
                 + indent + "SM lid: " + port.smLid() + "\n"
                 + indent + "Capability mask: " + String.format("0x%08x", port.capabilityMask()) + "\n"
                 + indent + "Port GUID: " + portGuid(port).toHexString() + "\n"
-                + indent + "Link layer: " + (reportsLinkLayer ? port.linkLayer().text() : "IB") + "\n";
+                + indent + "Link layer: " + (reportsLinkLayer.test(port) ? port.linkLayer().text() : "IB") + "\n";
     }
 
     /** The port GUID libibumad reads (the interface ID of GID 0), GUID 0 for a port without GIDs. */

@@ -1,10 +1,7 @@
 package org.jrdma.devices;
 
 import org.jrdma.iba.UntrustedText;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,8 +11,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.jrdma.RdmaException;
+import org.jrdma.SysException;
+import org.jrdma.ffi.Libc;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.NodeType;
@@ -42,6 +40,12 @@ import org.jrdma.iba.StaticRate;
  * and {@code lid}, {@code lid_mask_count}, {@code sm_lid}, {@code sm_sl}, {@code state},
  * {@code phys_state}, {@code cap_mask} of each port) are required: a missing or malformed one
  * makes {@code read} fail with an {@link RdmaException} naming the file and its content.
+ *
+ * <p>Files and folders are read with the C library's {@code open}, {@code read},
+ * {@code opendir} and {@code readdir} ({@link Libc}), the calls libibumad makes, so a preloaded
+ * libumad2sim shows this reader the same tree it shows the C tools: it redirects
+ * {@code /sys/class/infiniband*} to its {@code ./sys-<pid>} copy, which the JDK's own file
+ * access would not see.
  */
 public final class SysfsDevices {
     /** The folder sysfs is mounted on. */
@@ -81,18 +85,36 @@ public final class SysfsDevices {
      */
     public List<RdmaDevice> read() {
         Path classDir = sysfsRoot.resolve("class/infiniband");
-        if (!Files.isDirectory(classDir)) {
+        if (!isDirectory(classDir)) {
             return List.of();
         }
         Map<String, Path> umads = madDevices("umad");
         Map<String, Path> issms = madDevices("issm");
         List<RdmaDevice> devices = new ArrayList<>();
         for (Path dir : sortedEntries(classDir)) {
-            if (Files.isDirectory(dir)) {
+            if (isDirectory(dir)) {
                 devices.add(readDevice(dir, umads, issms));
             }
         }
         return List.copyOf(devices);
+    }
+
+    /**
+     * The text of one attribute of an end port, {@code class/infiniband/<device>/ports/<port>/<name>},
+     * stripped as {@link #read()} strips it; empty if the file is missing or unreadable. For what
+     * the parsed {@link EndPort} does not keep: whether {@code link_layer} exists at all, the
+     * {@code rate} text as the kernel wrote it.
+     *
+     * @throws IllegalArgumentException if {@code device} or {@code name} is not a plain file name
+     */
+    public Optional<String> portAttribute(String device, int port, String name) {
+        for (String part : List.of(device, name)) {
+            if (part.isEmpty() || part.contains("/") || part.equals(".") || part.equals("..")) {
+                throw new IllegalArgumentException("not a sysfs file name: " + UntrustedText.quote(part));
+            }
+        }
+        return Optional.ofNullable(readOrNull(sysfsRoot.resolve("class/infiniband").resolve(device).resolve("ports")
+                .resolve(Integer.toString(port)).resolve(name)));
     }
 
     private RdmaDevice readDevice(Path dir, Map<String, Path> umads, Map<String, Path> issms) {
@@ -107,7 +129,7 @@ public final class SysfsDevices {
                 .boardId(optional(dir.resolve("board_id")).orElse(null))
                 .hcaType(optional(dir.resolve("hca_type")).orElse(null));
         Path portsDir = dir.resolve("ports");
-        if (!Files.isDirectory(portsDir)) {
+        if (!isDirectory(portsDir)) {
             throw malformed(portsDir, "is missing");
         }
         for (Path portDir : sortedEntries(portsDir)) {
@@ -144,7 +166,7 @@ public final class SysfsDevices {
     private Map<String, Path> madDevices(String kind) {
         Path madDir = sysfsRoot.resolve("class/infiniband_mad");
         Map<String, Path> found = new HashMap<>();
-        if (!Files.isDirectory(madDir)) {
+        if (!isDirectory(madDir)) {
             return found;
         }
         for (Path entry : sortedEntries(madDir)) {
@@ -163,7 +185,7 @@ public final class SysfsDevices {
 
     /** The entries of a table folder (gids, pkeys) by index, gaps and unreadable entries filled with {@code empty}. */
     private static <T> List<T> table(Path dir, T empty, Function<String, T> parse) {
-        if (!Files.isDirectory(dir)) {
+        if (!isDirectory(dir)) {
             return List.of();
         }
         TreeMap<Integer, T> entries = new TreeMap<>();
@@ -298,10 +320,12 @@ public final class SysfsDevices {
     }
 
     private static String required(Path file) {
-        if (!Files.exists(file)) {
-            throw malformed(file, "is missing");
+        String text;
+        try {
+            text = read(file);
+        } catch (SysException e) {
+            throw malformed(file, e.errno() == Libc.ENOENT ? "is missing" : "cannot be read");
         }
-        String text = readOrNull(file);
         if (text == null) {
             throw malformed(file, "cannot be read");
         }
@@ -314,24 +338,41 @@ public final class SysfsDevices {
         return text == null || text.isEmpty() ? Optional.empty() : Optional.of(text);
     }
 
-    /**
-     * The text of a sysfs attribute, UTF-8, without surrounding blanks and line ends; null if it
-     * cannot be read or is longer than a sysfs attribute can be.
-     */
+    /** {@link #read}, null where it throws. */
     private static String readOrNull(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] bytes = in.readNBytes(MAX_FILE_BYTES + 1);
-            return bytes.length > MAX_FILE_BYTES ? null : new String(bytes, StandardCharsets.UTF_8).strip();
-        } catch (IOException | UnsupportedOperationException e) {
+        try {
+            return read(file);
+        } catch (SysException e) {
             return null;
         }
     }
 
+    /**
+     * The text of a sysfs attribute, UTF-8, without surrounding blanks and line ends; null if it
+     * is longer than a sysfs attribute can be.
+     *
+     * @throws SysException if it cannot be opened or read
+     */
+    private static String read(Path file) {
+        byte[] bytes = Libc.readFile(file.toString(), MAX_FILE_BYTES + 1);
+        return bytes.length > MAX_FILE_BYTES ? null : new String(bytes, StandardCharsets.UTF_8).strip();
+    }
+
+    /** Whether {@code path} is a folder that can be listed. */
+    private static boolean isDirectory(Path path) {
+        try {
+            Libc.listDirectory(path.toString());
+            return true;
+        } catch (SysException e) {
+            return false;
+        }
+    }
+
     private static List<Path> sortedEntries(Path dir) {
-        try (Stream<Path> entries = Files.list(dir)) {
-            return entries.sorted().toList();
-        } catch (IOException e) {
-            throw new RdmaException("Cannot list " + dir + ": " + e, e);
+        try {
+            return Libc.listDirectory(dir.toString()).stream().sorted().map(dir::resolve).toList();
+        } catch (SysException e) {
+            throw new RdmaException("Cannot list " + dir + ": " + e.getMessage(), e);
         }
     }
 

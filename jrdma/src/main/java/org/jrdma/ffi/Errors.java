@@ -63,6 +63,21 @@ public final class Errors {
     }
 
     /**
+     * Convention 1, the message naming what the call was applied to: returns {@code result}
+     * unless it is {@code NULL}.
+     *
+     * @param detail as for {@link #notMinusOne(String, int, MemorySegment, String)}
+     * @throws SysException with the captured errno and {@code ", " + detail} at the end of its
+     *                      message when {@code result} is {@code NULL}
+     */
+    public static MemorySegment nonNull(String call, MemorySegment result, MemorySegment callState, String detail) {
+        if (result.address() == 0) {
+            throw new SysException(call, errno(callState), null, ", " + detail);
+        }
+        return result;
+    }
+
+    /**
      * Convention 2: returns {@code result} unless it is -1.
      *
      * @throws SysException with the captured errno when {@code result} is -1

@@ -11,8 +11,12 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import org.jrdma.SysException;
 import org.jrdma.iba.UntrustedText;
 
@@ -20,6 +24,13 @@ import org.jrdma.iba.UntrustedText;
  * Downcalls into the C library with errno captured. Every method returns the C result when it
  * succeeds and throws {@link SysException} through {@link Errors} when the call returns -1.
  * {@code EINTR} is retried.
+ *
+ * <p>Symbols are resolved in the process's global scope, {@code dlsym(RTLD_DEFAULT, name)}, as
+ * the dynamic linker binds a C program's calls: a library preloaded with {@code LD_PRELOAD} that
+ * defines {@code open}, {@code read}, {@code opendir}... (libumad2sim, which turns
+ * {@code /dev/infiniband/umadN} and the InfiniBand sysfs folders into a node of an ibsim fabric)
+ * is called instead of libc's own. The JDK's default lookup would find libc's definitions
+ * directly; it is used only where the C library has no {@code dlsym}.
  */
 public final class Libc {
     /** {@code AF_UNIX} from {@code <sys/socket.h>}. */
@@ -36,6 +47,12 @@ public final class Libc {
     public static final short POLLHUP = 0x10;
     /** {@code POLLNVAL}: the descriptor is not open (reported whatever the events asked for). */
     public static final short POLLNVAL = 0x20;
+    /** {@code O_RDONLY} from {@code <fcntl.h>}. */
+    public static final int O_RDONLY = 0;
+    /** {@code O_CLOEXEC}: the descriptor is not inherited by programs this process executes. */
+    public static final int O_CLOEXEC = 0x80000;
+    /** {@code ENOENT}: no such file or directory. */
+    public static final int ENOENT = 2;
     /** {@code EINTR}. */
     public static final int EINTR = 4;
     /** {@code EAGAIN}. */
@@ -52,6 +69,10 @@ public final class Libc {
     private static final long NANOS_PER_MILLI = 1_000_000L;
 
     private static final Linker LINKER = Linker.nativeLinker();
+    /** {@code RTLD_DEFAULT} from {@code <dlfcn.h>}: search the global scope, in load order. */
+    private static final MemorySegment RTLD_DEFAULT = MemorySegment.NULL;
+    /** {@code dlsym(3)}, or null if the C library has none. */
+    private static final MethodHandle DLSYM = dlsym();
 
     private static final MethodHandle SOCKET = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle BIND = downcall("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
@@ -63,21 +84,61 @@ public final class Libc {
     private static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle READ = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    private static final MethodHandle OPENDIR = downcall("opendir", FunctionDescriptor.of(ADDRESS, ADDRESS));
+    private static final MethodHandle READDIR = downcall("readdir", FunctionDescriptor.of(ADDRESS, ADDRESS));
+    private static final MethodHandle CLOSEDIR = downcall("closedir", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    /** Where {@code d_name} starts in glibc's 64-bit {@code struct dirent}: after d_ino, d_off, d_reclen, d_type. */
+    private static final long DIRENT_NAME_OFFSET = 19;
+    /** The size of {@code d_name}, NUL included. */
+    private static final long DIRENT_NAME_SIZE = 256;
     private static final MethodHandle IOCTL = downcall("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
             Linker.Option.firstVariadicArg(2));
 
     private Libc() {
     }
 
-    /** A handle on libc's {@code name}; the launcher grants this module native access. */
+    /** A handle on the C library's {@code name}; the launcher grants this module native access. */
     @SuppressWarnings("restricted")
     private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... extra) {
         Linker.Option[] options = new Linker.Option[extra.length + 1];
         options[0] = Errors.CAPTURE_ERRNO;
         System.arraycopy(extra, 0, options, 1, extra.length);
-        MemorySegment symbol = LINKER.defaultLookup().find(name)
-                .orElseThrow(() -> new UnsatisfiedLinkError("libc has no " + name));
-        return LINKER.downcallHandle(symbol, descriptor, options);
+        return LINKER.downcallHandle(symbol(name), descriptor, options);
+    }
+
+    /** A handle on {@code dlsym(3)} from the JDK's default lookup, or null if the C library has none. */
+    @SuppressWarnings("restricted")
+    private static MethodHandle dlsym() {
+        return LINKER.defaultLookup().find("dlsym")
+                .map(symbol -> LINKER.downcallHandle(symbol, FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS)))
+                .orElse(null);
+    }
+
+    /**
+     * The address {@code name} has in the global scope ({@code dlsym(RTLD_DEFAULT, name)}), if a
+     * library loaded in this process defines it; empty where the C library has no {@code dlsym}.
+     */
+    public static Optional<MemorySegment> findGlobal(String name) {
+        if (DLSYM == null) {
+            return Optional.empty();
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment address = (MemorySegment) DLSYM.invokeExact(RTLD_DEFAULT, arena.allocateFrom(name));
+            return address.address() == 0 ? Optional.empty() : Optional.of(address);
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /**
+     * The address {@code name} has in the global scope ({@code dlsym(RTLD_DEFAULT, name)}), so
+     * that a preloaded definition wins; the JDK's default lookup where there is no {@code dlsym}.
+     *
+     * @throws UnsatisfiedLinkError if neither finds it
+     */
+    private static MemorySegment symbol(String name) {
+        return findGlobal(name).or(() -> LINKER.defaultLookup().find(name))
+                .orElseThrow(() -> new UnsatisfiedLinkError("the C library has no " + name));
     }
 
     /** Storage for one {@code struct pollfd}. */
@@ -280,6 +341,60 @@ public final class Libc {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment st = Errors.callState(arena);
             Errors.notMinusOne("close", (int) CLOSE.invokeExact(st, fd), st);
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /**
+     * The first {@code limit} bytes of a file, or all of it if it is shorter, with
+     * {@link #open}, {@link #read} and {@link #close}: the calls a C program reads a sysfs
+     * attribute with. The exception's message quotes the path.
+     */
+    public static byte[] readFile(String path, int limit) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = arena.allocate(Math.max(1, limit));
+            long size = 0;
+            while (size < limit) {
+                long n = read(fd, buffer.asSlice(size), limit - size);
+                if (n <= 0) {
+                    break;
+                }
+                size += n;
+            }
+            return buffer.asSlice(0, size).toArray(ValueLayout.JAVA_BYTE);
+        } finally {
+            close(fd);
+        }
+    }
+
+    /**
+     * The names in a directory ({@code opendir(3)}, {@code readdir(3)}, {@code closedir(3)}), in
+     * the order the directory gives them, without {@code .} and {@code ..}; {@code readdir}
+     * returning {@code NULL} ends the list (its errors, a directory removed while read, cannot be
+     * told apart from the end without clearing {@code errno} first). The exception's message
+     * quotes the path.
+     */
+    @SuppressWarnings("restricted")
+    public static List<String> listDirectory(String path) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment st = Errors.callState(arena);
+            String detail = "path " + UntrustedText.quote(path);
+            MemorySegment dir = Errors.nonNull("opendir", (MemorySegment) OPENDIR.invokeExact(st, arena.allocateFrom(path)), st, detail);
+            List<String> names = new ArrayList<>();
+            try {
+                for (MemorySegment entry = (MemorySegment) READDIR.invokeExact(st, dir); entry.address() != 0;
+                        entry = (MemorySegment) READDIR.invokeExact(st, dir)) {
+                    String name = entry.reinterpret(DIRENT_NAME_OFFSET + DIRENT_NAME_SIZE).getString(DIRENT_NAME_OFFSET);
+                    if (!name.equals(".") && !name.equals("..")) {
+                        names.add(name);
+                    }
+                }
+            } finally {
+                Errors.notMinusOne("closedir", (int) CLOSEDIR.invokeExact(st, dir), st, detail);
+            }
+            return names;
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }

@@ -30,6 +30,25 @@ class LibcTest {
     private static final int O_RDONLY = 0;
 
     @Test
+    void readsFilesAndListsFoldersThroughTheCLibrary(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("rate"), "40 Gb/sec (4X QDR)\n");
+        Files.createDirectory(dir.resolve("ports"));
+        assertEquals("40 Gb/sec (4X QDR)\n", new String(Libc.readFile(dir.resolve("rate").toString(), 100)));
+        assertEquals("40 Gb", new String(Libc.readFile(dir.resolve("rate").toString(), 5)));
+        assertEquals(List.of("ports", "rate"), Libc.listDirectory(dir.toString()).stream().sorted().toList());
+        SysException e = assertThrows(SysException.class, () -> Libc.listDirectory(dir.resolve("gone").toString()));
+        assertEquals("opendir", e.call());
+        assertEquals(Libc.ENOENT, e.errno());
+        assertTrue(e.getMessage().endsWith(", path \"" + dir.resolve("gone") + "\""), e.getMessage());
+    }
+
+    @Test
+    void symbolsResolveInTheGlobalScope() {
+        assertTrue(Libc.findGlobal("open").isPresent());
+        assertTrue(Libc.findGlobal("no_such_symbol_in_jrdma").isEmpty());
+    }
+
+    @Test
     void openOfAMissingFileQuotesThePathInTheDetail() {
         SysException e = assertThrows(SysException.class, () -> Libc.open("/nonexistent-jrdma/\"umad\"\n", O_RDONLY));
         assertEquals("open", e.call());

@@ -1,16 +1,14 @@
 package org.jrdma.mad.umad;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.jrdma.NoSuchDeviceException;
 import org.jrdma.RdmaException;
+import org.jrdma.SysException;
+import org.jrdma.ffi.Libc;
 import org.jrdma.mad.umad.ffi.UmadFile;
 
 /**
@@ -18,7 +16,9 @@ import org.jrdma.mad.umad.ffi.UmadFile;
  * process registers MAD agents on the port's QP0 (SMI) and QP1 (GSI) and sends and receives MADs
  * (the {@code ib_umad} module). Found as libibumad finds it, in sysfs: each
  * {@code /sys/class/infiniband_mad/umadN} names its channel adapter in {@code ibdev} and its port
- * in {@code port}, and {@code /sys/class/infiniband_mad/abi_version} must be 5.
+ * in {@code port}, and {@code /sys/class/infiniband_mad/abi_version} must be 5. sysfs is read
+ * through the C library ({@link Libc}), so a preloaded libumad2sim shows its simulated node here
+ * as it does to libibumad.
  *
  * @param name   the device's name, {@code umadN}
  * @param caName the RDMA device (channel adapter) it belongs to, e.g. {@code mlx5_0} or {@code rxe0}
@@ -31,6 +31,8 @@ public record UmadDevice(String name, String caName, int port, Path path) {
     /** Where the kernel creates the umad character devices. */
     public static final Path DEV = Path.of("/dev/infiniband");
 
+    /** The most a sysfs attribute holds. */
+    private static final int SYSFS_PAGE = 4096;
     private static final Pattern UMAD_NAME = Pattern.compile("umad[0-9]+");
 
     /** Finds the umad device of a port in the real sysfs. */
@@ -51,21 +53,23 @@ public record UmadDevice(String name, String caName, int port, Path path) {
         Path classDir = sysfs.resolve("class/infiniband_mad");
         checkAbiVersion(classDir.resolve("abi_version"));
         List<String> present = new ArrayList<>();
-        try (Stream<Path> entries = Files.list(classDir)) {
-            for (Path dir : entries.sorted().toList()) {
-                String name = dir.getFileName().toString();
-                if (!UMAD_NAME.matcher(name).matches()) {
-                    continue;
-                }
-                String ibdev = read(dir.resolve("ibdev"));
-                String portText = read(dir.resolve("port"));
-                present.add(ibdev + "/" + portText + " (" + name + ")");
-                if (ibdev.equals(caName) && portText.equals(Integer.toString(port))) {
-                    return new UmadDevice(name, caName, port, DEV.resolve(name));
-                }
+        List<String> names;
+        try {
+            names = Libc.listDirectory(classDir.toString());
+        } catch (SysException e) {
+            throw new RdmaException("cannot list " + classDir + ": " + e.getMessage(), e);
+        }
+        for (String name : names.stream().sorted().toList()) {
+            if (!UMAD_NAME.matcher(name).matches()) {
+                continue;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + classDir, e);
+            Path dir = classDir.resolve(name);
+            String ibdev = read(dir.resolve("ibdev"));
+            String portText = read(dir.resolve("port"));
+            present.add(ibdev + "/" + portText + " (" + name + ")");
+            if (ibdev.equals(caName) && portText.equals(Integer.toString(port))) {
+                return new UmadDevice(name, caName, port, DEV.resolve(name));
+            }
         }
         throw new NoSuchDeviceException(caName + "/" + port, "no umad device for port " + port + " of " + caName
                 + " in " + classDir + "; present: " + (present.isEmpty() ? "none" : String.join(", ", present)));
@@ -74,11 +78,12 @@ public record UmadDevice(String name, String caName, int port, Path path) {
     private static void checkAbiVersion(Path file) {
         String text;
         try {
-            text = Files.readString(file).strip();
-        } catch (NoSuchFileException e) {
-            throw new RdmaException("no " + file + ": the kernel's user MAD interface is missing (modprobe ib_umad)", e);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
+            text = read(file);
+        } catch (SysException e) {
+            if (e.errno() == Libc.ENOENT) {
+                throw new RdmaException("no " + file + ": the kernel's user MAD interface is missing (modprobe ib_umad)", e);
+            }
+            throw e;
         }
         if (!text.equals(Integer.toString(UmadFile.ABI_VERSION))) {
             throw new RdmaException("the kernel's user MAD ABI version is " + text + " (" + file + "); jrdma speaks version "
@@ -86,7 +91,8 @@ public record UmadDevice(String name, String caName, int port, Path path) {
         }
     }
 
-    private static String read(Path file) throws IOException {
-        return Files.readString(file).strip();
+    /** A sysfs attribute's text (one page at most), without surrounding blanks and line ends. */
+    private static String read(Path file) {
+        return new String(Libc.readFile(file.toString(), SYSFS_PAGE), StandardCharsets.UTF_8).strip();
     }
 }

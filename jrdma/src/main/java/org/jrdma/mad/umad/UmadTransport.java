@@ -109,7 +109,8 @@ public final class UmadTransport implements MadTransport {
 
     /**
      * Opens a umad device and turns on P_Key indexes in its header
-     * ({@code IB_USER_MAD_ENABLE_PKEY}).
+     * ({@code IB_USER_MAD_ENABLE_PKEY}), except under libumad2sim where the process's libibumad
+     * takes the legacy header ({@link UmadFile#headerNeedsPkeyIndex()}).
      *
      * @param device          the device, from {@link UmadDevice#find}
      * @param responseTimeout how long the kernel awaits the response to each request (1 ms to
@@ -122,7 +123,9 @@ public final class UmadTransport implements MadTransport {
         }
         UmadFile file = UmadFile.open(device.path());
         try {
-            file.enablePkeyIndex();
+            if (UmadFile.headerNeedsPkeyIndex()) {
+                file.enablePkeyIndex();
+            }
         } catch (RuntimeException e) {
             try {
                 file.close();
@@ -279,18 +282,33 @@ public final class UmadTransport implements MadTransport {
         }
     }
 
+    /**
+     * Registers the client agent of a management class and version now, where {@link #send}
+     * would register it on first use: as libibmad's {@code mad_rpc_open_port} registers the
+     * classes a diagnostic tool uses when it opens the port, so that a port refusing one fails
+     * at once (a RoCE port has no QP0: the kernel refuses the SMI classes 0x01 and 0x81 with
+     * {@code EPROTONOSUPPORT}). Nothing happens if the agent exists.
+     */
+    public void registerClient(int mgmtClass, int classVersion) {
+        checkByte("management class", mgmtClass);
+        checkByte("class version", classVersion);
+        client(mgmtClass, classVersion, 0);
+    }
+
     /** The agent for a MAD's class and version, registered as a client on first use. */
     private int agentFor(byte[] mad) {
         int mgmtClass = mad[1] & 0xFF;
-        int classVersion = mad[2] & 0xFF;
+        boolean vendorOui = mgmtClass >= Mad.CLASS_VENDOR_RANGE2_START && mgmtClass <= Mad.CLASS_VENDOR_RANGE2_END;
+        return client(mgmtClass, mad[2] & 0xFF, vendorOui ? (int) Bits.get(mad, VENDOR_OUI_OFFSET, 0, 24) : 0);
+    }
+
+    private int client(int mgmtClass, int classVersion, int oui) {
         synchronized (agents) {
             checkOpen();
             Integer id = agents.get(mgmtClass << 8 | classVersion);
             if (id != null) {
                 return id;
             }
-            boolean vendorOui = mgmtClass >= Mad.CLASS_VENDOR_RANGE2_START && mgmtClass <= Mad.CLASS_VENDOR_RANGE2_END;
-            int oui = vendorOui ? (int) Bits.get(mad, VENDOR_OUI_OFFSET, 0, 24) : 0;
             int agent = file.registerAgent(qpn(mgmtClass), mgmtClass, classVersion, 0, oui, rmppVersion(mgmtClass));
             registered.add(agent);
             agents.put(mgmtClass << 8 | classVersion, agent);

@@ -91,6 +91,8 @@ final class IbUserMad {
     static final VarHandle HOP_LIMIT = addr("hop_limit");
     static final VarHandle PKEY_INDEX = addr("pkey_index");
     /** Where the 16 GID bytes of {@code addr.gid} start in the header. */
+    /** Where {@code pkey_index} starts: the size of the legacy header, which ends before it. */
+    static final long PKEY_INDEX_OFFSET = USER_MAD.byteOffset(groupElement("addr"), groupElement("pkey_index"));
     static final long GID_OFFSET = USER_MAD.byteOffset(groupElement("addr"), groupElement("gid"));
 
     static final VarHandle REG_ID = handle(REG_REQ, "id");

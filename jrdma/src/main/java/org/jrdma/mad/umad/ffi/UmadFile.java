@@ -1,6 +1,8 @@
 package org.jrdma.mad.umad.ffi;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
@@ -8,13 +10,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.RdmaException;
 import org.jrdma.SysException;
+import org.jrdma.ffi.Errors;
 import org.jrdma.ffi.Libc;
 import org.jrdma.iba.Gid;
 
 /**
  * An open umad character device ({@code /dev/infiniband/umadN}, one per end port): the
- * {@code IB_USER_MAD_*} ioctls, and MADs written and read behind the 64-byte
- * {@code ib_user_mad} header, all in Java types.
+ * {@code IB_USER_MAD_*} ioctls, and MADs written and read behind the {@code ib_user_mad} header,
+ * all in Java types. The header is the kernel's legacy 56-byte one (no P_Key index; the kernel
+ * uses index 0) until {@link #enablePkeyIndex()} turns on the 64-byte one.
+ *
+ * <p>Under libumad2sim (ibsim's preload, which emulates this device for a process) the header is
+ * what libibumad's {@code umad_size()} says in that process, since libumad2sim parses it with
+ * libibumad's helpers: 64 bytes only once libibumad's own {@code umad_open_port} ran there, which
+ * a Java process never calls, so 56. {@link #headerNeedsPkeyIndex()} tells which to use.
  *
  * <p>One thread may write while another reads. Reads poll in short slices, so {@link #close()}
  * waits at most one slice for a reader; use after close throws {@link IllegalStateException}.
@@ -28,8 +37,10 @@ public final class UmadFile implements AutoCloseable {
     static final int ENOSPC = 28;
     /** {@code ETIMEDOUT}, the status of a sent request the kernel saw no response to. */
     static final int ETIMEDOUT = 110;
-    /** The header before every MAD. */
+    /** The header before every MAD once {@link #enablePkeyIndex()} ran. */
     static final int HEADER_SIZE = (int) IbUserMad.USER_MAD.byteSize();
+    /** The legacy header, without {@code pkey_index} and the reserved bytes after it. */
+    static final int LEGACY_HEADER_SIZE = (int) IbUserMad.PKEY_INDEX_OFFSET;
     /** The hop limit of the GRH sent when the destination has a GID (255, as the kernel replies). */
     static final int HOP_LIMIT = 255;
 
@@ -43,6 +54,8 @@ public final class UmadFile implements AutoCloseable {
     private final ReentrantLock sendLock = new ReentrantLock();
     private final ReentrantLock receiveLock = new ReentrantLock();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** {@link #HEADER_SIZE} or {@link #LEGACY_HEADER_SIZE}; set before the first agent, then read only. */
+    private volatile int headerSize = LEGACY_HEADER_SIZE;
 
     private UmadFile(int fd, Path device) {
         this.fd = fd;
@@ -61,6 +74,28 @@ public final class UmadFile implements AutoCloseable {
     public void enablePkeyIndex() {
         checkOpen();
         Libc.ioctl(fd, IbUserMad.ENABLE_PKEY, MemorySegment.NULL, "IB_USER_MAD_ENABLE_PKEY");
+        headerSize = HEADER_SIZE;
+    }
+
+    /**
+     * Whether the umad devices of this process take the 64-byte header ({@link #enablePkeyIndex()}
+     * should run): true for the kernel's; for libumad2sim's (its {@code sim_client_init} is in the
+     * global scope) only if the libibumad it parses headers with says {@code umad_size()} 64.
+     */
+    public static boolean headerNeedsPkeyIndex() {
+        if (Libc.findGlobal("sim_client_init").isEmpty()) {
+            return true;
+        }
+        return Libc.findGlobal("umad_size").map(UmadFile::callSizeFunction).orElse((long) LEGACY_HEADER_SIZE) == HEADER_SIZE;
+    }
+
+    @SuppressWarnings("restricted")
+    private static long callSizeFunction(MemorySegment function) {
+        try {
+            return (long) Linker.nativeLinker().downcallHandle(function, FunctionDescriptor.of(ValueLayout.JAVA_LONG)).invokeExact();
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
     }
 
     /**
@@ -115,8 +150,9 @@ public final class UmadFile implements AutoCloseable {
         sendLock.lock();
         try {
             checkOpen();
-            MemorySegment b = sendBuffer.ensure(HEADER_SIZE + mad.length);
-            b.asSlice(0, HEADER_SIZE).fill((byte) 0);
+            int header = headerSize;
+            MemorySegment b = sendBuffer.ensure(header + mad.length);
+            b.asSlice(0, header).fill((byte) 0);
             IbUserMad.AGENT_ID.set(b, 0L, agentId);
             IbUserMad.TIMEOUT_MS.set(b, 0L, timeoutMillis);
             IbUserMad.LENGTH.set(b, 0L, mad.length);
@@ -124,16 +160,18 @@ public final class UmadFile implements AutoCloseable {
             IbUserMad.QKEY.set(b, 0L, to.qkey());
             IbUserMad.LID.set(b, 0L, (short) to.lid());
             IbUserMad.SL.set(b, 0L, (byte) to.sl());
-            IbUserMad.PKEY_INDEX.set(b, 0L, (short) to.pkeyIndex());
+            if (header == HEADER_SIZE) {
+                IbUserMad.PKEY_INDEX.set(b, 0L, (short) to.pkeyIndex());
+            }
             if (to.gid() != null) {
                 IbUserMad.GRH_PRESENT.set(b, 0L, (byte) 1);
                 IbUserMad.HOP_LIMIT.set(b, 0L, (byte) HOP_LIMIT);
                 to.gid().writeTo(b, IbUserMad.GID_OFFSET);
             }
-            MemorySegment.copy(mad, 0, b, ValueLayout.JAVA_BYTE, HEADER_SIZE, mad.length);
-            long n = Libc.write(fd, b, HEADER_SIZE + mad.length);
-            if (n != HEADER_SIZE + mad.length) {
-                throw new RdmaException("wrote " + n + " of " + (HEADER_SIZE + mad.length) + " bytes to " + device);
+            MemorySegment.copy(mad, 0, b, ValueLayout.JAVA_BYTE, header, mad.length);
+            long n = Libc.write(fd, b, header + mad.length);
+            if (n != header + mad.length) {
+                throw new RdmaException("wrote " + n + " of " + (header + mad.length) + " bytes to " + device);
             }
         } finally {
             sendLock.unlock();
@@ -179,25 +217,25 @@ public final class UmadFile implements AutoCloseable {
                 if (n < 0) {
                     continue; // EAGAIN: nothing was waiting after all
                 }
-                return packet(b, (int) n);
+                return packet(b, (int) n, headerSize);
             }
         } finally {
             receiveLock.unlock();
         }
     }
 
-    private static Packet packet(MemorySegment b, int n) {
-        if (n < HEADER_SIZE) {
-            throw new RdmaException("umad read returned " + n + " bytes, less than its " + HEADER_SIZE + "-byte header");
+    private static Packet packet(MemorySegment b, int n, int header) {
+        if (n < header) {
+            throw new RdmaException("umad read returned " + n + " bytes, less than its " + header + "-byte header");
         }
-        byte[] mad = b.asSlice(HEADER_SIZE, n - HEADER_SIZE).toArray(ValueLayout.JAVA_BYTE);
+        byte[] mad = b.asSlice(header, n - header).toArray(ValueLayout.JAVA_BYTE);
         boolean grh = (byte) IbUserMad.GRH_PRESENT.get(b, 0L) != 0;
         Address from = new Address(
                 (short) IbUserMad.LID.get(b, 0L) & 0xFFFF,
                 (int) IbUserMad.QPN.get(b, 0L) & 0xFFFFFF,
                 (int) IbUserMad.QKEY.get(b, 0L),
                 (byte) IbUserMad.SL.get(b, 0L) & 0xF,
-                (short) IbUserMad.PKEY_INDEX.get(b, 0L) & 0xFFFF,
+                header == HEADER_SIZE ? (short) IbUserMad.PKEY_INDEX.get(b, 0L) & 0xFFFF : 0,
                 grh ? Gid.fromSegment(b, IbUserMad.GID_OFFSET) : null);
         return new Packet((int) IbUserMad.AGENT_ID.get(b, 0L), (int) IbUserMad.STATUS.get(b, 0L), mad, from);
     }

@@ -1,0 +1,54 @@
+package org.jrdma.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jrdma.testkit.junit.Peers;
+import org.jrdma.testkit.vm.SoftRoceVm;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ibtool without {@code --sim} on the kernel's soft-RoCE device {@code rxe0}, in the VM, against
+ * the C tools there: RoCE has no QP0, so libibmad's {@code mad_rpc_open_port} fails to register the
+ * subnet management classes and every tool fails to open the port ({@code Failed to open '(null)'
+ * port '0'}, the default choice, and with {@code -C rxe0 -P 1}); ibtool registers them when it
+ * opens the port and fails the same way, with the same message and no standard output.
+ */
+class UmadTransportInVmTest {
+    private static final List<String> COMMANDS = List.of("ibaddr", "perfquery", "sminfo", "ibaddr -C rxe0 -P 1", "ibaddr -C nope");
+    private static final String ONE = """
+            echo "@@%1$d ours"
+            '%2$s' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -cp '%3$s' %4$s %5$s >/tmp/out 2>/tmp/err
+            echo "@@%1$d ours exit=$?"; cat /tmp/out; echo "@@%1$d ours stderr"; cat /tmp/err
+            %5$s >/tmp/out 2>/dev/null
+            echo "@@%1$d C exit=$?"; cat /tmp/out; echo "@@%1$d end"
+            """;
+
+    @Test
+    void failsToOpenRxe0AsTheCToolsDo() {
+        Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        StringBuilder script = new StringBuilder();
+        for (int i = 0; i < COMMANDS.size(); i++) {
+            script.append(ONE.formatted(i, java, System.getProperty("java.class.path"), Ibtool.class.getName(), COMMANDS.get(i)));
+        }
+        String output = SoftRoceVm.create().run(script.toString(), Duration.ofMinutes(6)).output();
+        for (int i = 0; i < COMMANDS.size(); i++) {
+            Matcher m = Pattern.compile("(?s)@@" + i + " ours exit=(\\d+)\n(.*)@@" + i + " ours stderr\n(.*)@@" + i
+                    + " C exit=(\\d+)\n(.*)@@" + i + " end").matcher(output);
+            assertTrue(m.find(), COMMANDS.get(i) + ":\n" + output);
+            IbtoolRun ours = new IbtoolRun(Integer.parseInt(m.group(1)), m.group(2), m.group(3));
+            int c = Integer.parseInt(m.group(4));
+            Matcher error = Pattern.compile("iberror: failed: (Failed to open '[^']*' port '\\d+')").matcher(m.group(5));
+            assertTrue(error.find(), "the C tool fails to open the port: " + m.group(5));
+            assertEquals(c == 255 ? ExitCodes.FAILED : c, ours.exitCode(), COMMANDS.get(i) + ": " + ours.err());
+            assertEquals("", ours.out());
+            assertTrue(ours.err().contains(error.group(1)), COMMANDS.get(i) + ": " + ours.err() + " should say " + error.group(1));
+        }
+    }
+}
