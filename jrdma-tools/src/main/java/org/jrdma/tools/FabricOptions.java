@@ -64,28 +64,27 @@ public final class FabricOptions {
      * {@code -C}/{@code -P} choose as the C tools choose it ({@link UmadPortChoice}: with neither,
      * the first device with an active port), its response timeout {@code -t}.
      *
-     * @throws RdmaException {@code "Failed to open '<CA>' port '<PORT>'"}, the C tools' message
-     *                       (CA {@code (null)} when not given, PORT 0), then why: no such port,
-     *                       or one that refuses the subnet management classes (RoCE)
+     * @throws DiagError {@code "Failed to open '<CA>' port '<PORT>'"}, the C tools' failure
+     *                    (CA {@code (null)} when not given, PORT 0), then why: no such port, or
+     *                    one that refuses the subnet management classes (RoCE)
      */
     MadTransport openTransport() {
         if (sim.requested()) {
             return sim.attach();
         }
         int portNumber = port == null ? 0 : port;
-        String failure = "Failed to open '" + (ca == null ? "(null)" : ca) + "' port '" + portNumber + "'";
         Duration responseTimeout = timeout();
         List<RdmaDevice> devices = Rdma.getDevices();
         List<String> names = devices.stream().map(RdmaDevice::name).toList();
-        UmadPortChoice choice = UmadPortChoice.choose(devices, ca, portNumber).orElseThrow(() -> new RdmaException(failure + ": "
-                + (names.isEmpty() ? "this machine has no RDMA devices"
-                : ca != null && !names.contains(ca) ? "no RDMA device " + UntrustedText.quote(ca) + " among " + names
-                : "no port that is up among " + names)));
+        UmadPortChoice choice = UmadPortChoice.choose(devices, ca, portNumber).orElseThrow(() -> openFailure(portNumber,
+                new RdmaException(names.isEmpty() ? "this machine has no RDMA devices"
+                        : ca != null && !names.contains(ca) ? "no RDMA device " + UntrustedText.quote(ca) + " among " + names
+                        : "no port that is up among " + names)));
         UmadTransport transport;
         try {
             transport = UmadTransport.open(UmadDevice.find(choice.caName(), choice.port()), responseTimeout);
         } catch (RdmaException e) {
-            throw new RdmaException(failure + ": " + e.getMessage(), e);
+            throw openFailure(portNumber, e);
         }
         try {
             // The C tools' mad_rpc_open_port registers the SMI classes first, so a port without
@@ -99,8 +98,19 @@ public final class FabricOptions {
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
-            throw new RdmaException(failure + ": " + e.getMessage(), e);
+            throw openFailure(portNumber, e);
         }
+    }
+
+    /**
+     * The C tools' failure to open a port ({@code mad_rpc_open_port}'s warning on standard error,
+     * then {@code Failed to open '<CA>' port '<PORT>'}, CA {@code (null)} when not given), with
+     * jrdma's reason after them.
+     */
+    private DiagError openFailure(int portNumber, RdmaException reason) {
+        String caText = ca == null ? "(null)" : ca;
+        return DiagError.exit("Failed to open '" + caText + "' port '" + portNumber + "'", reason)
+                .warn("mad_rpc_open_port", "can't open UMAD port (" + caText + ":" + portNumber + ")");
     }
 
     /** An engine over the transport these options name, with their bound on MADs in flight. */

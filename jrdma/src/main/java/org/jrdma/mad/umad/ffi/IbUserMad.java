@@ -90,9 +90,9 @@ final class IbUserMad {
     static final VarHandle GRH_PRESENT = addr("grh_present");
     static final VarHandle HOP_LIMIT = addr("hop_limit");
     static final VarHandle PKEY_INDEX = addr("pkey_index");
-    /** Where the 16 GID bytes of {@code addr.gid} start in the header. */
     /** Where {@code pkey_index} starts: the size of the legacy header, which ends before it. */
     static final long PKEY_INDEX_OFFSET = USER_MAD.byteOffset(groupElement("addr"), groupElement("pkey_index"));
+    /** Where the 16 GID bytes of {@code addr.gid} start in the header. */
     static final long GID_OFFSET = USER_MAD.byteOffset(groupElement("addr"), groupElement("gid"));
 
     static final VarHandle REG_ID = handle(REG_REQ, "id");
