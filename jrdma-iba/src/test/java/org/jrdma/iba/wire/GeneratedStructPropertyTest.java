@@ -2,7 +2,6 @@ package org.jrdma.iba.wire;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -132,7 +131,9 @@ class GeneratedStructPropertyTest {
         assertEquals((s.size() + 15) / 16, s.hexDump().lines().count());
         for (Field f : s.fields()) {
             for (int i = 0; i < f.count(); i++) {
-                assertFalse(f.format(s, i).isEmpty(), name + "." + f.name());
+                // text whose first byte is NUL is the empty string, as the C tools print it; every other kind prints something
+                String text = f.format(s, i);
+                assertTrue(f.kind() == Field.Kind.STRING ? text.indexOf('\0') < 0 : !text.isEmpty(), name + "." + f.name() + ": " + text);
             }
         }
     }
