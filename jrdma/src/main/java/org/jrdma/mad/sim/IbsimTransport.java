@@ -86,10 +86,20 @@ public final class IbsimTransport implements MadTransport {
             throw new IllegalArgumentException(String.format("class 0x%x, version 0x%x or OUI 0x%x out of range", mgmtClass,
                     classVersion, oui));
         }
-        if (agents.isEmpty()) {
-            client.setIsSm(true);
+        // The agent goes in before SET_ISSM: once this client is the port's SM, ibsim forwards the SM
+        // class to it, and a MAD arriving while no agent was registered would be handed over as a
+        // request the server never asked for (DiscoverySourcesTest's SA server got an SMP that way).
+        boolean first = agents.isEmpty();
+        Agent agent = new Agent(mgmtClass, classVersion, methodMask, oui);
+        agents.add(agent);
+        if (first) {
+            try {
+                client.setIsSm(true);
+            } catch (RuntimeException e) {
+                agents.remove(agent);
+                throw e;
+            }
         }
-        agents.add(new Agent(mgmtClass, classVersion, methodMask, oui));
     }
 
     @Override
