@@ -28,6 +28,8 @@ import org.jrdma.tools.Ibtool;
 public final class Demo {
     /** What the last {@link #ibtool} command printed on standard output. */
     private String lastIbtoolOutput = "";
+    /** What the last {@link #ibtool} command printed on standard error. */
+    private String lastIbtoolErr = "";
 
     private Demo() {
     }
@@ -62,7 +64,52 @@ public final class Demo {
             System.out.printf("(the same topology from the SA's records, without a single SMP: %s)%n%n",
                     withoutDate(lastIbtoolOutput).equals(directed) ? "identical to the directed-route discovery" : "DIFFERENT");
             ibtool("ibstat", "--sim", fabric.socketName(), "--sim-node", node);
+            onTheUmadTransport(fabric, node);
+            failuresAsTheCTools(fabric, node);
+            withALinkDown(fabric, node);
         }
+    }
+
+    /**
+     * ibtool as it runs on a host, without {@code --sim}: a JVM of its own opening the kernel umad
+     * port the C tools would choose, here libumad2sim's, next to the C tool at the same node.
+     */
+    private static void onTheUmadTransport(Fabric fabric, String node) {
+        System.out.println("ibtool on the kernel umad transport, no --sim (libumad2sim plays the kernel, as for the C tools):");
+        List<String> command = List.of("smpquery", "nodeinfo", "1");
+        List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Ibtool.class.getName()));
+        java.addAll(command);
+        System.out.println("$ ibtool " + String.join(" ", command));
+        ToolResult ours = fabric.runAt(node, Duration.ofSeconds(60), java);
+        System.out.print(ours.stdout());
+        ToolResult c = fabric.runAt(node, Duration.ofSeconds(60), command);
+        System.out.printf("(ibtool: exit %d; C smpquery at the same node: %s)%n%n", ours.exitCode(),
+                c.stdout().equals(ours.stdout()) && c.exitCode() == ours.exitCode() ? "identical output and exit status" : "DIFFERENT:\n" + c.stdout());
+    }
+
+    /** A query of a LID nobody has: ibtool fails as the C tool does, on the same streams with the same status. */
+    private void failuresAsTheCTools(Fabric fabric, String node) {
+        String[] command = {"smpquery", "nodeinfo", "99"};
+        List<String> args = new ArrayList<>(List.of(command));
+        args.addAll(List.of("--sim", fabric.socketName(), "--sim-node", node, "-t", "200"));
+        int status = ibtool(args.toArray(String[]::new));
+        ToolResult c = fabric.runAt(node, Duration.ofSeconds(60), List.of("smpquery", "-t", "200", "nodeinfo", "99"));
+        boolean sameErr = withoutPids(lastIbtoolErr).startsWith(withoutPids(c.stderr()));
+        System.out.printf("(C smpquery: exit %d; standard output %s, standard error %s)%n%n", c.exitCode(),
+                c.stdout().equals(lastIbtoolOutput) ? "identical" : "DIFFERENT", sameErr ? "begins alike" : "DIFFERENT:\n" + c.stderr());
+        if (status != c.exitCode()) {
+            System.out.println("(exit statuses DIFFER)");
+        }
+    }
+
+    /** ibsim's console takes a link down; both tools see it the same way; the link comes back. */
+    private void withALinkDown(Fabric fabric, String node) {
+        System.out.println("Fault injection through ibsim's console: spine1 port 1 (to leaf1) unlinked");
+        fabric.unlink("spine1", 1);
+        ibtoolAndC(fabric, node, "iblinkinfo", "--switches-only");
+        fabric.relink("spine1", 1);
+        System.out.println("(relinked)");
     }
 
     /** Runs an ibtool command, then the C tool of the same name, both at {@code node}, and says whether they printed the same. */
@@ -96,17 +143,30 @@ public final class Demo {
         System.out.printf("(VM run took %d ms, exit status %d)%n", result.elapsed().toMillis(), result.exitCode());
     }
 
-    /** Runs an ibtool command in this JVM, prints what it printed and keeps it as {@link #lastIbtoolOutput}. */
-    private void ibtool(String... args) {
+    /**
+     * Runs an ibtool command in this JVM, prints what it printed and keeps it as
+     * {@link #lastIbtoolOutput} and {@link #lastIbtoolErr}; returns its exit status.
+     */
+    private int ibtool(String... args) {
         System.out.println("$ ibtool " + String.join(" ", args));
         StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
         long start = System.nanoTime();
         picocli.CommandLine cl = Ibtool.commandLine(args);
         cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
         int status = cl.execute(args);
         lastIbtoolOutput = out.toString();
+        lastIbtoolErr = err.toString();
         System.out.print(lastIbtoolOutput);
+        System.out.print(lastIbtoolErr);
         System.out.printf("(ibtool: exit %d, %d ms)%n", status, Duration.ofNanos(System.nanoTime() - start).toMillis());
+        return status;
+    }
+
+    /** The C tools' {@code ibwarn: [pid]} with the process id masked. */
+    private static String withoutPids(String text) {
+        return text.replaceAll("\\[\\d+\\]", "[pid]");
     }
 
     private static String withoutDate(String topology) {
