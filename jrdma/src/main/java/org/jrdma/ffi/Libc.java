@@ -60,11 +60,22 @@ public final class Libc {
     private static final MethodHandle RECV = downcall("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle POLL = downcall("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle READ = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle IOCTL = downcall("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
-            Linker.Option.firstVariadicArg(2));
+
+    /**
+     * The calls on device files ({@code /dev/infiniband/umad*}, {@code issm*}), linked when one is
+     * first made: a downcall handle costs a cold process several milliseconds to link (its stub is
+     * generated then), and a process that talks to ibsim over sockets makes none of these calls.
+     */
+    private static final class DeviceCalls {
+        static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        static final MethodHandle READ = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+        static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+        static final MethodHandle IOCTL = downcall("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+                Linker.Option.firstVariadicArg(2));
+
+        private DeviceCalls() {
+        }
+    }
 
     private Libc() {
     }
@@ -219,7 +230,7 @@ public final class Libc {
     public static int open(String path, int flags) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment st = Errors.callState(arena);
-            int fd = (int) OPEN.invokeExact(st, arena.allocateFrom(path), flags);
+            int fd = (int) DeviceCalls.OPEN.invokeExact(st, arena.allocateFrom(path), flags);
             return Errors.notMinusOne("open", fd, st, "path " + UntrustedText.quote(path));
         } catch (Throwable t) {
             throw Errors.rethrow(t);
@@ -234,7 +245,7 @@ public final class Libc {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment st = Errors.callState(arena);
             while (true) {
-                long n = (long) READ.invokeExact(st, fd, buffer, length);
+                long n = (long) DeviceCalls.READ.invokeExact(st, fd, buffer, length);
                 if (n != -1 || Errors.errno(st) == EAGAIN) {
                     return n;
                 }
@@ -252,7 +263,7 @@ public final class Libc {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment st = Errors.callState(arena);
             while (true) {
-                long n = (long) WRITE.invokeExact(st, fd, buffer, length);
+                long n = (long) DeviceCalls.WRITE.invokeExact(st, fd, buffer, length);
                 if (n != -1 || Errors.errno(st) != EINTR) {
                     return Errors.notMinusOne("write", n, st);
                 }
@@ -269,7 +280,7 @@ public final class Libc {
     public static int ioctl(int fd, long request, MemorySegment argument, String name) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment st = Errors.callState(arena);
-            return Errors.notMinusOne("ioctl", (int) IOCTL.invokeExact(st, fd, request, argument), st, "request " + name);
+            return Errors.notMinusOne("ioctl", (int) DeviceCalls.IOCTL.invokeExact(st, fd, request, argument), st, "request " + name);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
