@@ -81,18 +81,30 @@ public final class Libc {
     private static final MethodHandle RECV = downcall("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle POLL = downcall("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle READ = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-    private static final MethodHandle OPENDIR = downcall("opendir", FunctionDescriptor.of(ADDRESS, ADDRESS));
-    private static final MethodHandle READDIR = downcall("readdir", FunctionDescriptor.of(ADDRESS, ADDRESS));
-    private static final MethodHandle CLOSEDIR = downcall("closedir", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     /** Where {@code d_name} starts in glibc's 64-bit {@code struct dirent}: after d_ino, d_off, d_reclen, d_type. */
     private static final long DIRENT_NAME_OFFSET = 19;
     /** The size of {@code d_name}, NUL included. */
     private static final long DIRENT_NAME_SIZE = 256;
-    private static final MethodHandle IOCTL = downcall("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
-            Linker.Option.firstVariadicArg(2));
+
+    /**
+     * The calls on files and folders (the device files {@code /dev/infiniband/umad*}, {@code issm*},
+     * and sysfs), linked when one is first made: a downcall handle costs a cold process several
+     * milliseconds to link (its stub is generated then), and a process that talks to ibsim over
+     * sockets makes none of these calls.
+     */
+    private static final class DeviceCalls {
+        static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        static final MethodHandle READ = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+        static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+        static final MethodHandle IOCTL = downcall("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+                Linker.Option.firstVariadicArg(2));
+        static final MethodHandle OPENDIR = downcall("opendir", FunctionDescriptor.of(ADDRESS, ADDRESS));
+        static final MethodHandle READDIR = downcall("readdir", FunctionDescriptor.of(ADDRESS, ADDRESS));
+        static final MethodHandle CLOSEDIR = downcall("closedir", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+        private DeviceCalls() {
+        }
+    }
 
     private Libc() {
     }
@@ -280,7 +292,7 @@ public final class Libc {
     public static int open(String path, int flags) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment st = Errors.callState(arena);
-            int fd = (int) OPEN.invokeExact(st, arena.allocateFrom(path), flags);
+            int fd = (int) DeviceCalls.OPEN.invokeExact(st, arena.allocateFrom(path), flags);
             return Errors.notMinusOne("open", fd, st, "path " + UntrustedText.quote(path));
         } catch (Throwable t) {
             throw Errors.rethrow(t);
@@ -295,7 +307,7 @@ public final class Libc {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment st = Errors.callState(arena);
             while (true) {
-                long n = (long) READ.invokeExact(st, fd, buffer, length);
+                long n = (long) DeviceCalls.READ.invokeExact(st, fd, buffer, length);
                 if (n != -1 || Errors.errno(st) == EAGAIN) {
                     return n;
                 }
@@ -313,7 +325,7 @@ public final class Libc {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment st = Errors.callState(arena);
             while (true) {
-                long n = (long) WRITE.invokeExact(st, fd, buffer, length);
+                long n = (long) DeviceCalls.WRITE.invokeExact(st, fd, buffer, length);
                 if (n != -1 || Errors.errno(st) != EINTR) {
                     return Errors.notMinusOne("write", n, st);
                 }
@@ -330,7 +342,7 @@ public final class Libc {
     public static int ioctl(int fd, long request, MemorySegment argument, String name) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment st = Errors.callState(arena);
-            return Errors.notMinusOne("ioctl", (int) IOCTL.invokeExact(st, fd, request, argument), st, "request " + name);
+            return Errors.notMinusOne("ioctl", (int) DeviceCalls.IOCTL.invokeExact(st, fd, request, argument), st, "request " + name);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
@@ -381,18 +393,18 @@ public final class Libc {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment st = Errors.callState(arena);
             String detail = "path " + UntrustedText.quote(path);
-            MemorySegment dir = Errors.nonNull("opendir", (MemorySegment) OPENDIR.invokeExact(st, arena.allocateFrom(path)), st, detail);
+            MemorySegment dir = Errors.nonNull("opendir", (MemorySegment) DeviceCalls.OPENDIR.invokeExact(st, arena.allocateFrom(path)), st, detail);
             List<String> names = new ArrayList<>();
             try {
-                for (MemorySegment entry = (MemorySegment) READDIR.invokeExact(st, dir); entry.address() != 0;
-                        entry = (MemorySegment) READDIR.invokeExact(st, dir)) {
+                for (MemorySegment entry = (MemorySegment) DeviceCalls.READDIR.invokeExact(st, dir); entry.address() != 0;
+                        entry = (MemorySegment) DeviceCalls.READDIR.invokeExact(st, dir)) {
                     String name = entry.reinterpret(DIRENT_NAME_OFFSET + DIRENT_NAME_SIZE).getString(DIRENT_NAME_OFFSET);
                     if (!name.equals(".") && !name.equals("..")) {
                         names.add(name);
                     }
                 }
             } finally {
-                Errors.notMinusOne("closedir", (int) CLOSEDIR.invokeExact(st, dir), st, detail);
+                Errors.notMinusOne("closedir", (int) DeviceCalls.CLOSEDIR.invokeExact(st, dir), st, detail);
             }
             return names;
         } catch (Throwable t) {
