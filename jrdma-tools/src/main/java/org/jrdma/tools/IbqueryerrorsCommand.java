@@ -190,6 +190,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
         private int portsChecked;
         private int badPorts;
         private boolean headerPrinted;
+        private boolean badNode;
         private int failures;
         private int capMask;
         private int capMask2;
@@ -239,7 +240,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
             if (allPorts) {
                 clear(lid, ALL_PORTS);
             }
-            return new NodeReport(List.copyOf(out), List.copyOf(err), portsChecked, badPorts, headerPrinted, failures);
+            return new NodeReport(List.copyOf(out), List.copyOf(err), portsChecked, badPorts, badNode, failures);
         }
 
         private boolean enhancedPort0() {
@@ -302,6 +303,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
                 out.add(node.isSwitch() ? String.format("Errors for 0x%x \"%s\"", node.managementPort().guid().value(), name)
                         : "Errors for \"" + name + "\"");
                 headerPrinted = true;
+                badNode = true;
             }
             if (port == ALL_PORTS) {
                 if (node.isSwitch()) {
