@@ -6,11 +6,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jrdma.RdmaException;
+import org.jrdma.iba.Guid;
 import org.jrdma.iba.mad.MadClassPortInfo;
+import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.pm.PmPortCounters;
 import org.jrdma.iba.pm.PmPortCountersExtended;
 import org.jrdma.mad.GmpClient;
 import org.jrdma.mad.MadTimeoutException;
+import org.jrdma.mad.SmpClient;
+import org.jrdma.mad.SmpTarget;
+import org.jrdma.subnet.Neighborhood;
 import org.jrdma.subnet.Node;
 import org.jrdma.subnet.Port;
 import org.jrdma.subnet.SubnetDiscovery;
@@ -27,10 +32,18 @@ import picocli.CommandLine.Option;
  * The nodes are read in parallel on the MAD schedule, each node's reads in the C tool's order, and
  * printed in libibnetdisc's order (the reverse of discovery order).
  *
+ * <p>{@code -G}/{@code -S} (a port GUID) or {@code -D} (a directed route) report the one node that
+ * holds the port, found by a scan one hop around it.
+ *
  * <p>Where it differs from the C tool: the PerfMgt reads go on SL 0, where the C tool first asks
  * the SA for a PathRecord to every port for its SL (the same SL under OpenSM's default
- * configuration); the partial reports ({@code -G}, {@code -D}), {@code --details},
- * {@code --load-cache} and {@code --skip-sl} are not implemented yet.
+ * configuration). The C tool's scan from a switch's GUID starts by LID and hangs under ibsim; this
+ * command finds the switch by a directed-route walk. From an adapter's GUID the C tool cannot see
+ * past the adapter (it does not forward directed-route SMPs), so {@code -r} prints no remote port
+ * there; this command's scan sees the switch and prints it. With {@code -D}, libibnetdisc's scan follows
+ * the route one hop too far and prints a timeout on standard error for a route that ends at an
+ * adapter or at no node (before its {@code Failed to query local Node Info}); this command does not. {@code --details}, {@code --load-cache} and {@code --skip-sl}
+ * are not implemented yet.
  */
 @Command(name = "ibqueryerrors", mixinStandardHelpOptions = true,
         description = "Report the ports of the fabric whose error counters are beyond their thresholds.")
@@ -49,6 +62,13 @@ final class IbqueryerrorsCommand extends FabricCommand {
 
     @Mixin
     NodeNameMapOption names;
+
+    @Option(names = {"-G", "--port-guid", "-S"}, paramLabel = "<port_guid>",
+            description = "report the node containing the port specified by <port_guid>")
+    String portGuid;
+
+    @Option(names = {"-D", "--Direct"}, paramLabel = "<dr_path>", description = "report the node containing the port specified by <dr_path>")
+    String directRoute;
 
     @Option(names = {"-r", "--report-port"}, description = "report port link information")
     boolean reportPort;
@@ -123,10 +143,40 @@ final class IbqueryerrorsCommand extends FabricCommand {
     @Override
     int run() {
         suppressWarnings.forEach(line -> err().print(line + "\n"));
+        Guid wanted = portGuid == null ? null : parseGuid(portGuid);
+        SmpTarget.DirectedRoute route = directRoute == null ? null : (SmpTarget.DirectedRoute) Destination.parse(directRoute, true).target();
         map = names.map();
-        SubnetDiscovery discovery = SubnetDiscovery.run(smp());
+        SmpClient smp = smp();
+        SubnetDiscovery discovery;
+        List<Node> reported;
+        if (wanted != null) {
+            try {
+                discovery = SubnetDiscovery.run(smp, new Neighborhood.AtPort(wanted, 1));
+                reported = List.of(discovery.subnet().from());
+            } catch (IllegalArgumentException e) {
+                // The C tool's SA query for the GUID fails; it warns, scans the whole fabric and does not find it.
+                err().print(DiagError.ibwarn("ib_path_query_via", "sa call path_query failed") + "\n");
+                err().print(DiagError.ibwarn("main", "Failed to resolve " + portGuid + "; attempting full scan") + "\n");
+                discovery = SubnetDiscovery.run(smp);
+                err().print("Failed to find node: " + portGuid + "\n");
+                err().flush();
+                reported = List.of();
+            }
+        } else if (route != null) {
+            try {
+                smp.get(new SmpNodeInfo(), route, 0);
+            } catch (RdmaException e) {
+                // The C tool says so and ends without a summary, status 0.
+                throw DiagError.stderr("Failed to query local Node Info", ExitCodes.OK, e);
+            }
+            discovery = SubnetDiscovery.run(smp, new Neighborhood.AtRoute(route, 1));
+            reported = List.of(discovery.subnet().from());
+        } else {
+            discovery = SubnetDiscovery.run(smp);
+            reported = discovery.subnet().nodes().reversed();
+        }
         ErrorThresholds thresholds = ErrorThresholds.read(thresholdFile, thresholdNames());
-        List<Node> nodes = discovery.subnet().nodes().reversed().stream().filter(this::selected).toList();
+        List<Node> nodes = reported.stream().filter(this::selected).toList();
         GmpClient gmp = gmp();
         List<ParallelReads.Outcome<NodeReport>> outcomes = ParallelReads.of(nodes, engine().maxOutstanding(),
                 node -> new NodeCheck(gmp, node, map.name(node.guid(), node.description()), thresholds).run());

@@ -28,7 +28,9 @@ class IbqueryerrorsCommandTest {
             List.of("-s", "SymbolErrorCounter,LinkDownedCounter,NoSuchCounter"), List.of("-s", "PortXmitWait", "-c"),
             List.of("--suppress-common"), List.of("--switch"), List.of("--ca"), List.of("--router"), List.of("--ca", "--switch", "-r"),
             List.of("--data"), List.of("--data", "-r"), List.of("--counters"), List.of("--counters", "--switch", "-r"),
-            List.of("--threshold-file", "/nonexistent/error_thresholds"));
+            List.of("--threshold-file", "/nonexistent/error_thresholds"), List.of("-G", "0x0002c90300001021"),
+            List.of("-S", "0x0002c90300001021"), List.of("--port-guid", "0x1234"), List.of("-D", "0,7"),
+            List.of("--Direct", "0,7", "-r", "--data"));
 
     /** Data counters move with every MAD that crosses a port: their values (and units) are masked. */
     private static final Pattern DATA = Pattern.compile("\\[(Port(?:Xmit|Rcv|Unicast(?:Xmit|Rcv)|Multicast(?:Xmit|Rcv))(?:Data|Pkts)) == \\d+ \\([^)]*\\)\\]");
@@ -40,6 +42,21 @@ class IbqueryerrorsCommandTest {
         breakThings(fabric);
         return CASES.stream().map(args -> DynamicTest.dynamicTest("ibqueryerrors " + String.join(" ", args),
                 () -> AgainstC.run(fabric, "ibqueryerrors", args.toArray(String[]::new)).assertSame(IbqueryerrorsCommandTest::maskData)));
+    }
+
+    /**
+     * A documented difference: the C tool's scan from an adapter's GUID starts at the adapter by LID
+     * and cannot see past it (an adapter does not forward directed-route SMPs), so its {@code -r}
+     * prints no remote port; this command's scan sees the switch.
+     */
+    @Test
+    void linkInfoOfAnAdapterChosenByGuidShowsTheSwitch(Fabric fabric) {
+        breakThings(fabric);
+        AgainstC run = AgainstC.run(fabric, "ibqueryerrors", "-G", "0x0002c90300001021", "-r");
+        assertTrue(run.cOut().contains("==>             [  ] \"\" ( )\n"), run.cOut());
+        assertEquals(run.cOut().replace("==>             [  ] \"\" ( )\n",
+                "==>  0x0002c90300000a01      1    2[  ] \"sw1\" (Could be 12X Could be 10.0 Gbps)\n"), run.ours().out());
+        assertEquals(run.expectedStatus(), run.ours().exitCode());
     }
 
     @Test
