@@ -11,6 +11,8 @@ import org.jrdma.iba.mad.MadClassPortInfo;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.pm.PmPortCounters;
 import org.jrdma.iba.pm.PmPortCountersExtended;
+import org.jrdma.iba.pm.PmPortRcvErrorDetails;
+import org.jrdma.iba.pm.PmPortXmitDiscardDetails;
 import org.jrdma.mad.GmpClient;
 import org.jrdma.mad.MadTimeoutException;
 import org.jrdma.mad.SmpClient;
@@ -42,8 +44,12 @@ import picocli.CommandLine.Option;
  * past the adapter (it does not forward directed-route SMPs), so {@code -r} prints no remote port
  * there; this command's scan sees the switch and prints it. With {@code -D}, libibnetdisc's scan follows
  * the route one hop too far and prints a timeout on standard error for a route that ends at an
- * adapter or at no node (before its {@code Failed to query local Node Info}); this command does not. {@code --details}, {@code --load-cache} and {@code --skip-sl}
- * are not implemented yet.
+ * adapter or at no node (before its {@code Failed to query local Node Info}); this command does not.
+ * {@code --details} prints PortXmitDiscardDetails after PortXmitDiscards and PortRcvErrorDetails after
+ * PortRcvErrors, each counter by its own name, where the C tool reads the right attribute but prints
+ * its counters under the other attribute's names (and so omits PortVLMappingErrors and
+ * PortLoopingErrors). {@code --load-cache} and {@code --skip-sl} are not
+ * implemented yet.
  */
 @Command(name = "ibqueryerrors", mixinStandardHelpOptions = true,
         description = "Report the ports of the fabric whose error counters are beyond their thresholds.")
@@ -91,6 +97,9 @@ final class IbqueryerrorsCommand extends FabricCommand {
 
     @Option(names = "--router", description = "print data for routers only")
     boolean routers;
+
+    @Option(names = "--details", description = "include transmit discard details")
+    boolean details;
 
     @Option(names = "--counters", description = "print data counters only")
     boolean countersOnly;
@@ -329,8 +338,12 @@ final class IbqueryerrorsCommand extends FabricCommand {
             }
             StringBuilder found = new StringBuilder();
             for (PortCounter counter : PortCounter.ERRORS) {
-                if (!suppressed.contains(counter.name())) {
-                    checkThreshold(counter, pc, pce, found);
+                if (!suppressed.contains(counter.name()) && checkThreshold(counter, pc, pce, found) && details) {
+                    if (counter.name().equals("PortXmitDiscards")) {
+                        found.append(xmitDiscardDetails(lid, port));
+                    } else if (counter.name().equals("PortRcvErrors")) {
+                        found.append(rcvErrorDetails(lid, port));
+                    }
                 }
             }
             if (!suppressed.contains(PortCounter.XMIT_WAIT.name())) {
@@ -371,13 +384,14 @@ final class IbqueryerrorsCommand extends FabricCommand {
          * {@code check_threshold}: appends {@code [Name == value]} if the counter is beyond its
          * threshold, from the 64-bit counters (with a unit) where the agent has them for errors.
          */
-        private void checkThreshold(PortCounter counter, PmPortCounters pc, PmPortCountersExtended pce, StringBuilder found) {
+        private boolean checkThreshold(PortCounter counter, PmPortCounters pc, PmPortCountersExtended pce, StringBuilder found) {
             if ((capMask2 & ADDITIONAL_EXTENDED) != 0 && pce != null) {
                 long value = counter.extended().applyAsLong(pce);
                 if (thresholds.exceeded(counter.name(), value)) {
                     found.append(reading(counter, value));
+                    return true;
                 }
-                return;
+                return false;
             }
             long value = counter.basic().applyAsLong(pc);
             if (counter == PortCounter.XMIT_WAIT && (capMask & XMIT_WAIT_SUPPORTED) == 0) {
@@ -385,7 +399,38 @@ final class IbqueryerrorsCommand extends FabricCommand {
             }
             if (thresholds.exceeded(counter.name(), value)) {
                 found.append(" [").append(counter.name()).append(" == ").append(value).append(']');
+                return true;
             }
+            return false;
+        }
+
+        /** {@code --details} of PortXmitDiscards: the non-zero counters of PortXmitDiscardDetails. */
+        private String xmitDiscardDetails(int lid, int port) {
+            PmPortXmitDiscardDetails d = query("query_and_dump", "PortXmitDiscardDetails", lid, port,
+                    () -> gmp.performanceGet(new PmPortXmitDiscardDetails().portSelect(port), lid, 0));
+            return d == null ? "" : nonZero(List.of("PortInactiveDiscards", "PortNeighborMTUDiscards", "PortSwLifetimeLimitDiscards",
+                    "PortSwHOQLifetimeLimitDiscards"), List.of(d.portInactiveDiscards(), d.portNeighborMtuDiscards(),
+                    d.portSwLifetimeLimitDiscards(), d.portSwHoqLifetimeLimitDiscards()));
+        }
+
+        /** {@code --details} of PortRcvErrors: the non-zero counters of PortRcvErrorDetails. */
+        private String rcvErrorDetails(int lid, int port) {
+            PmPortRcvErrorDetails d = query("query_and_dump", "PortRcvErrorDetails", lid, port,
+                    () -> gmp.performanceGet(new PmPortRcvErrorDetails().portSelect(port), lid, 0));
+            return d == null ? "" : nonZero(List.of("PortLocalPhysicalErrors", "PortMalformedPktErrors", "PortBufferOverrunErrors",
+                    "PortDLIDMappingErrors", "PortVLMappingErrors", "PortLoopingErrors"), List.of(d.portLocalPhysicalErrors(),
+                    d.portMalformedPacketErrors(), d.portBufferOverrunErrors(), d.portDlidMappingErrors(), d.portVlMappingErrors(),
+                    d.portLoopingErrors()));
+        }
+
+        private static String nonZero(List<String> names, List<Integer> values) {
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; i < names.size(); i++) {
+                if (values.get(i) != 0) {
+                    text.append(" [").append(names.get(i)).append(" == ").append(values.get(i)).append(']');
+                }
+            }
+            return text.toString();
         }
 
         /** {@code print_data_cnts}: every data counter of {@code port}, 64-bit where the agent has them. */
@@ -455,6 +500,10 @@ final class IbqueryerrorsCommand extends FabricCommand {
                         .counterSelect2(select >>> 16), lid, 0))) {
                     err.add("Failed to reset errors " + name + " port " + port);
                 }
+            }
+            if (clearErrors && details) {
+                reset(() -> gmp.performanceSet(new PmPortXmitDiscardDetails().portSelect(port).counterSelect(0xF), lid, 0));
+                reset(() -> gmp.performanceSet(new PmPortRcvErrorDetails().portSelect(port).counterSelect(0x3F), lid, 0));
             }
             if (extendedWidth()) {
                 long extMask = 0;

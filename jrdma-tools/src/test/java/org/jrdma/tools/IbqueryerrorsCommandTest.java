@@ -59,6 +59,37 @@ class IbqueryerrorsCommandTest {
         assertEquals(run.expectedStatus(), run.ours().exitCode());
     }
 
+    /**
+     * A documented difference: for {@code --details} the C tool reads PortXmitDiscardDetails and
+     * PortRcvErrorDetails but prints each one's counters under the other's names, position by
+     * position; this command prints them under their own.
+     */
+    @Test
+    void detailsNameTheCountersOfTheAttributeRead(Fabric fabric) {
+        breakThings(fabric);
+        fabric.performanceSet("sw1", 2, "PortCounters", "PortXmitDiscards", 6);
+        fabric.performanceSet("sw1", 2, "PortXmitDiscardDetails", "PortInactiveDiscards", 4);
+        fabric.performanceSet("sw1", 2, "PortXmitDiscardDetails", "PortSwHOQLifetimeLimitDiscards", 2);
+        fabric.performanceSet("node01 HCA-1", 1, "PortCounters", "PortRcvErrors", 9);
+        fabric.performanceSet("node01 HCA-1", 1, "PortRcvErrorDetails", "PortLocalPhysicalErrors", 3);
+        fabric.performanceSet("node01 HCA-1", 1, "PortRcvErrorDetails", "PortDLIDMappingErrors", 1);
+        AgainstC run = AgainstC.run(fabric, "ibqueryerrors", "--details");
+        List<String> xmit = List.of("PortInactiveDiscards", "PortNeighborMTUDiscards", "PortSwLifetimeLimitDiscards",
+                "PortSwHOQLifetimeLimitDiscards");
+        List<String> rcv = List.of("PortLocalPhysicalErrors", "PortMalformedPktErrors", "PortBufferOverrunErrors", "PortDLIDMappingErrors");
+        String c = run.cOut();
+        for (int i = 0; i < xmit.size(); i++) {
+            c = c.replace("[" + xmit.get(i) + " ==", "[<x" + i + "> ==").replace("[" + rcv.get(i) + " ==", "[" + xmit.get(i) + " ==")
+                    .replace("[<x" + i + "> ==", "[" + rcv.get(i) + " ==");
+        }
+        assertTrue(c.contains("port 2: [PortXmitDiscards == 6] [PortInactiveDiscards == 4] [PortSwHOQLifetimeLimitDiscards == 2]\n"), c);
+        assertTrue(c.contains("port 1: [PortRcvErrors == 9] [PortLocalPhysicalErrors == 3] [PortDLIDMappingErrors == 1]\n"), c);
+        assertEquals(c, run.ours().out());
+        assertEquals(run.expectedStatus(), run.ours().exitCode());
+        fabric.performanceSet("sw1", 2, "PortCounters", "PortXmitDiscards", 0);
+        fabric.performanceSet("node01 HCA-1", 1, "PortCounters", "PortRcvErrors", 0);
+    }
+
     @Test
     void thresholdsFromAFileAsTheCToolReadsThem(Fabric fabric) throws IOException {
         breakThings(fabric);
