@@ -20,6 +20,9 @@ import org.jrdma.mad.SmpTarget;
 import org.jrdma.subnet.Neighborhood;
 import org.jrdma.subnet.Node;
 import org.jrdma.subnet.Port;
+import org.jrdma.subnet.Subnet;
+import org.jrdma.subnet.SubnetCache;
+import org.jrdma.subnet.SubnetCacheException;
 import org.jrdma.subnet.SubnetDiscovery;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,8 +51,8 @@ import picocli.CommandLine.Option;
  * {@code --details} prints PortXmitDiscardDetails after PortXmitDiscards and PortRcvErrorDetails after
  * PortRcvErrors, each counter by its own name, where the C tool reads the right attribute but prints
  * its counters under the other attribute's names (and so omits PortVLMappingErrors and
- * PortLoopingErrors). {@code --load-cache} and {@code --skip-sl} are not
- * implemented yet.
+ * PortLoopingErrors). With {@code --load-cache} and {@code -G}, a GUID is looked for in the cache
+ * alone (the C tool first asks the SA for it). {@code --skip-sl} is not implemented.
  */
 @Command(name = "ibqueryerrors", mixinStandardHelpOptions = true,
         description = "Report the ports of the fabric whose error counters are beyond their thresholds.")
@@ -75,6 +78,9 @@ final class IbqueryerrorsCommand extends FabricCommand {
 
     @Option(names = {"-D", "--Direct"}, paramLabel = "<dr_path>", description = "report the node containing the port specified by <dr_path>")
     String directRoute;
+
+    @Option(names = "--load-cache", paramLabel = "<file>", description = "filename of ibnetdiscover cache to load")
+    Path loadCache;
 
     @Option(names = {"-r", "--report-port"}, description = "report port link information")
     boolean reportPort;
@@ -155,6 +161,28 @@ final class IbqueryerrorsCommand extends FabricCommand {
         Guid wanted = portGuid == null ? null : parseGuid(portGuid);
         SmpTarget.DirectedRoute route = directRoute == null ? null : (SmpTarget.DirectedRoute) Destination.parse(directRoute, true).target();
         map = names.map();
+        if (loadCache != null) {
+            if (route != null) {
+                throw DiagError.stderr("Cannot specify cache and direct route path", ExitCodes.FAILED, null);
+            }
+            Subnet cached;
+            try {
+                cached = SubnetCache.read(loadCache);
+            } catch (SubnetCacheException e) {
+                throw DiagError.stderr("loading cached fabric failed", ExitCodes.FAILED, e);
+            }
+            List<Node> reported = cached.nodes().reversed();
+            if (wanted != null) {
+                reported = cached.nodes().stream().filter(node -> node.ports().stream().anyMatch(port -> port.guid().equals(wanted)))
+                        .limit(1).toList();
+                if (reported.isEmpty()) {
+                    err().print(DiagError.ibwarn("ib_path_query_via", "sa call path_query failed") + "\n");
+                    err().print(DiagError.ibwarn("main", "Failed to resolve " + portGuid + "; attempting full scan") + "\n");
+                    err().print("Failed to find node: " + portGuid + "\n");
+                }
+            }
+            return report(reported, List.of());
+        }
         SmpClient smp = smp();
         SubnetDiscovery discovery;
         List<Node> reported;
@@ -184,6 +212,11 @@ final class IbqueryerrorsCommand extends FabricCommand {
             discovery = SubnetDiscovery.run(smp);
             reported = discovery.subnet().nodes().reversed();
         }
+        return report(reported, discovery.problems());
+    }
+
+    /** Reads and prints the counters of {@code reported}, then warns of the parts of the fabric discovery missed. */
+    private int report(List<Node> reported, List<String> problems) {
         ErrorThresholds thresholds = ErrorThresholds.read(thresholdFile, thresholdNames());
         List<Node> nodes = reported.stream().filter(this::selected).toList();
         GmpClient gmp = gmp();
@@ -191,7 +224,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
                 node -> new NodeCheck(gmp, node, map.name(node.guid(), node.description()), thresholds).run());
         Report report = new Report(outcomes.stream().map(ParallelReads.Outcome::value).toList(), thresholds, suppressed);
         print(report, out(), err());
-        discovery.problems().forEach(this::warn);
+        problems.forEach(this::warn);
         return report.badPorts() != 0 ? 1 : ExitCodes.OK;
     }
 

@@ -91,6 +91,18 @@ class IbqueryerrorsCommandTest {
     }
 
     @Test
+    void aCachedFabricIsReadAsTheCToolReadsIt(Fabric fabric) {
+        breakThings(fabric);
+        String cache = fabric.workDir().resolve("ibqueryerrors.cache").toString();
+        fabric.run("ibnetdiscover", "--cache", cache).orThrow();
+        for (List<String> args : List.of(List.of("--load-cache", cache), List.of("--load-cache", cache, "-r", "--switch"),
+                List.of("--load-cache", cache, "-G", "0x0002c90300001021"), List.of("--load-cache", cache, "-G", "0x12"),
+                List.of("--load-cache", "/nonexistent/jrdma.cache"), List.of("--load-cache", cache, "-D", "0,1"))) {
+            AgainstC.run(fabric, "ibqueryerrors", args.toArray(String[]::new)).assertSame();
+        }
+    }
+
+    @Test
     void thresholdsFromAFileAsTheCToolReadsThem(Fabric fabric) throws IOException {
         breakThings(fabric);
         Path file = Files.createTempFile(fabric.workDir(), "error_thresholds", "");
