@@ -144,8 +144,47 @@ final class IbqueryerrorsCommand extends FabricCommand {
         }
     }
 
+    /** A counter as the report shows it, {@code [Name == value]}, with the value in units unless {@code unit} is NONE. */
+    record Reading(String name, long value, Unit unit) {
+        /** How the value is followed: not at all, as a count (K, M...), or as data words in bytes (KB, MB...). */
+        enum Unit { NONE, COUNT, DATA }
+
+        static Reading of(PortCounter counter, long value) {
+            return new Reading(counter.name(), value, counter.data() ? Unit.DATA : Unit.COUNT);
+        }
+
+        String text() {
+            String text = " [" + name + " == " + Long.toUnsignedString(value);
+            return unit == Unit.NONE ? text + "]" : text + " (" + PortCounter.humanReadable(value, unit == Unit.DATA) + ")]";
+        }
+    }
+
+    /** A line of a node's report on standard output. */
+    sealed interface Line {
+    }
+
+    /** {@code Errors for ...}: the first port with errors; a switch is named by its port 0 GUID, other nodes not (null). */
+    record ErrorsHeader(Guid switchGuid, String name) implements Line {
+    }
+
+    /** {@code Data Counters for ...} ({@code --counters}), by node GUID. */
+    record CountersHeader(Guid nodeGuid, String name) implements Line {
+    }
+
+    /** A port's (or with {@link #ALL_PORTS}, the whole switch's) readings. */
+    record PortReadings(Guid guid, int port, List<Reading> readings) implements Line {
+    }
+
+    /** {@code -r}: a port's link, and the port at its other end (null if none). */
+    record LinkInfo(int lid, int port, String link, Remote remote) implements Line {
+    }
+
+    /** The far end of a link: its port GUID, LID, number, node name and what the link could be. */
+    record Remote(Guid guid, int lid, int port, String name, String widthAdvice, String speedAdvice) {
+    }
+
     /** What the command found at one node: its lines on standard output and error, and its share of the summary. */
-    record NodeReport(List<String> out, List<String> err, int portsChecked, int badPorts, boolean bad, int pmaFailures) {
+    record NodeReport(List<Line> out, List<String> err, int portsChecked, int badPorts, boolean bad, int pmaFailures) {
     }
 
     /** The whole run: the nodes' reports in print order, and what the summary says. */
@@ -254,7 +293,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
         int ports = 0;
         int failures = 0;
         for (NodeReport node : report.nodes()) {
-            node.out().forEach(line -> out.print(line + "\n"));
+            node.out().forEach(line -> out.print(render(line) + "\n"));
             node.err().forEach(line -> err.print(line + "\n"));
             badNodes += node.bad() ? 1 : 0;
             ports += node.portsChecked();
@@ -277,7 +316,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
         private final Node node;
         private final String name;
         private final ErrorThresholds thresholds;
-        private final List<String> out = new ArrayList<>();
+        private final List<Line> out = new ArrayList<>();
         private final List<String> err = new ArrayList<>();
         private int portsChecked;
         private int badPorts;
@@ -369,13 +408,13 @@ final class IbqueryerrorsCommand extends FabricCommand {
                     return false;
                 }
             }
-            StringBuilder found = new StringBuilder();
+            List<Reading> found = new ArrayList<>();
             for (PortCounter counter : PortCounter.ERRORS) {
                 if (!suppressed.contains(counter.name()) && checkThreshold(counter, pc, pce, found) && details) {
                     if (counter.name().equals("PortXmitDiscards")) {
-                        found.append(xmitDiscardDetails(lid, port));
+                        found.addAll(xmitDiscardDetails(lid, port));
                     } else if (counter.name().equals("PortRcvErrors")) {
-                        found.append(rcvErrorDetails(lid, port));
+                        found.addAll(rcvErrorDetails(lid, port));
                     }
                 }
             }
@@ -391,22 +430,21 @@ final class IbqueryerrorsCommand extends FabricCommand {
                 for (PortCounter counter : counters) {
                     long value = pce == null ? counter.basic().applyAsLong(pc) : counter.extended().applyAsLong(pce);
                     if (value != 0) {
-                        found.append(reading(counter, value));
+                        found.add(Reading.of(counter, value));
                     }
                 }
             }
             if (!headerPrinted) {
-                out.add(node.isSwitch() ? String.format("Errors for 0x%x \"%s\"", node.managementPort().guid().value(), name)
-                        : "Errors for \"" + name + "\"");
+                out.add(new ErrorsHeader(node.isSwitch() ? node.managementPort().guid() : null, name));
                 headerPrinted = true;
                 badNode = true;
             }
             if (port == ALL_PORTS) {
                 if (node.isSwitch()) {
-                    out.add(String.format("   GUID 0x%x port ALL:%s", node.managementPort().guid().value(), found));
+                    out.add(new PortReadings(node.managementPort().guid(), ALL_PORTS, found));
                 }
             } else {
-                out.add(String.format("   GUID 0x%x port %d:%s", node.port(port).guid().value(), port, found));
+                out.add(new PortReadings(node.port(port).guid(), port, found));
                 linkInfo(port);
                 badPorts++;
             }
@@ -417,11 +455,11 @@ final class IbqueryerrorsCommand extends FabricCommand {
          * {@code check_threshold}: appends {@code [Name == value]} if the counter is beyond its
          * threshold, from the 64-bit counters (with a unit) where the agent has them for errors.
          */
-        private boolean checkThreshold(PortCounter counter, PmPortCounters pc, PmPortCountersExtended pce, StringBuilder found) {
+        private boolean checkThreshold(PortCounter counter, PmPortCounters pc, PmPortCountersExtended pce, List<Reading> found) {
             if ((capMask2 & ADDITIONAL_EXTENDED) != 0 && pce != null) {
                 long value = counter.extended().applyAsLong(pce);
                 if (thresholds.exceeded(counter.name(), value)) {
-                    found.append(reading(counter, value));
+                    found.add(Reading.of(counter, value));
                     return true;
                 }
                 return false;
@@ -431,39 +469,39 @@ final class IbqueryerrorsCommand extends FabricCommand {
                 value = 0;
             }
             if (thresholds.exceeded(counter.name(), value)) {
-                found.append(" [").append(counter.name()).append(" == ").append(value).append(']');
+                found.add(new Reading(counter.name(), value, Reading.Unit.NONE));
                 return true;
             }
             return false;
         }
 
         /** {@code --details} of PortXmitDiscards: the non-zero counters of PortXmitDiscardDetails. */
-        private String xmitDiscardDetails(int lid, int port) {
+        private List<Reading> xmitDiscardDetails(int lid, int port) {
             PmPortXmitDiscardDetails d = query("query_and_dump", "PortXmitDiscardDetails", lid, port,
                     () -> gmp.performanceGet(new PmPortXmitDiscardDetails().portSelect(port), lid, 0));
-            return d == null ? "" : nonZero(List.of("PortInactiveDiscards", "PortNeighborMTUDiscards", "PortSwLifetimeLimitDiscards",
+            return d == null ? List.of() : nonZero(List.of("PortInactiveDiscards", "PortNeighborMTUDiscards", "PortSwLifetimeLimitDiscards",
                     "PortSwHOQLifetimeLimitDiscards"), List.of(d.portInactiveDiscards(), d.portNeighborMtuDiscards(),
                     d.portSwLifetimeLimitDiscards(), d.portSwHoqLifetimeLimitDiscards()));
         }
 
         /** {@code --details} of PortRcvErrors: the non-zero counters of PortRcvErrorDetails. */
-        private String rcvErrorDetails(int lid, int port) {
+        private List<Reading> rcvErrorDetails(int lid, int port) {
             PmPortRcvErrorDetails d = query("query_and_dump", "PortRcvErrorDetails", lid, port,
                     () -> gmp.performanceGet(new PmPortRcvErrorDetails().portSelect(port), lid, 0));
-            return d == null ? "" : nonZero(List.of("PortLocalPhysicalErrors", "PortMalformedPktErrors", "PortBufferOverrunErrors",
+            return d == null ? List.of() : nonZero(List.of("PortLocalPhysicalErrors", "PortMalformedPktErrors", "PortBufferOverrunErrors",
                     "PortDLIDMappingErrors", "PortVLMappingErrors", "PortLoopingErrors"), List.of(d.portLocalPhysicalErrors(),
                     d.portMalformedPacketErrors(), d.portBufferOverrunErrors(), d.portDlidMappingErrors(), d.portVlMappingErrors(),
                     d.portLoopingErrors()));
         }
 
-        private static String nonZero(List<String> names, List<Integer> values) {
-            StringBuilder text = new StringBuilder();
+        private static List<Reading> nonZero(List<String> names, List<Integer> values) {
+            List<Reading> readings = new ArrayList<>();
             for (int i = 0; i < names.size(); i++) {
                 if (values.get(i) != 0) {
-                    text.append(" [").append(names.get(i)).append(" == ").append(values.get(i)).append(']');
+                    readings.add(new Reading(names.get(i), values.get(i), Reading.Unit.NONE));
                 }
             }
-            return text.toString();
+            return readings;
         }
 
         /** {@code print_data_cnts}: every data counter of {@code port}, 64-bit where the agent has them. */
@@ -488,14 +526,14 @@ final class IbqueryerrorsCommand extends FabricCommand {
                 counters.forEach(c -> values.add(c.basic().applyAsLong(pc)));
             }
             if (!headerPrinted) {
-                out.add(String.format("Data Counters for 0x%x \"%s\"", node.guid().value(), name));
+                out.add(new CountersHeader(node.guid(), name));
                 headerPrinted = true;
             }
-            StringBuilder line = new StringBuilder(String.format("   GUID 0x%x port %d:", node.guid().value(), port));
+            List<Reading> readings = new ArrayList<>();
             for (int i = 0; i < counters.size(); i++) {
-                line.append(reading(counters.get(i), values.get(i)));
+                readings.add(Reading.of(counters.get(i), values.get(i)));
             }
-            out.add(line.toString());
+            out.add(new PortReadings(node.guid(), port, readings));
             linkInfo(port);
         }
 
@@ -506,13 +544,10 @@ final class IbqueryerrorsCommand extends FabricCommand {
                 return;
             }
             Port remote = port.remote();
-            String remoteText = remote == null ? "           [  ] \"\" ( )"
-                    : String.format("0x%016x %6d %4d[%2s] \"%s\" (%s %s)", remote.guid().value(),
-                            remote.lid() != 0 ? remote.lid() : remote.node().lid(), remote.number(), "",
-                            map.name(remote.node().guid(), remote.node().description()),
-                            IblinkinfoCommand.widthAdvice(port, remote), IblinkinfoCommand.speedAdvice(port, remote));
-            out.add(String.format("       Link info: %6d%4d[%2s] ==%s==>  %s", node.isSwitch() ? node.lid() : port.lid(), number, "",
-                    IblinkinfoCommand.link(port), remoteText));
+            Remote far = remote == null ? null : new Remote(remote.guid(), remote.lid() != 0 ? remote.lid() : remote.node().lid(),
+                    remote.number(), map.name(remote.node().guid(), remote.node().description()),
+                    IblinkinfoCommand.widthAdvice(port, remote), IblinkinfoCommand.speedAdvice(port, remote));
+            out.add(new LinkInfo(node.isSwitch() ? node.lid() : port.lid(), number, IblinkinfoCommand.link(port), far));
         }
 
         /** {@code clear_port}: resets the counters {@code -k} and {@code -K} name, after they were read. */
@@ -594,8 +629,18 @@ final class IbqueryerrorsCommand extends FabricCommand {
         }
     }
 
-    /** {@code " [Name == value (human readable)]"}. */
-    private static String reading(PortCounter counter, long value) {
-        return " [" + counter.name() + " == " + Long.toUnsignedString(value) + " (" + PortCounter.humanReadable(value, counter.data()) + ")]";
+    /** A line as infiniband-diags' ibqueryerrors prints it. */
+    private static String render(Line line) {
+        return switch (line) {
+            case ErrorsHeader h -> h.switchGuid() != null ? String.format("Errors for 0x%x \"%s\"", h.switchGuid().value(), h.name())
+                    : "Errors for \"" + h.name() + "\"";
+            case CountersHeader h -> String.format("Data Counters for 0x%x \"%s\"", h.nodeGuid().value(), h.name());
+            case PortReadings p -> String.format("   GUID 0x%x port %s:", p.guid().value(), p.port() == ALL_PORTS ? "ALL" : Integer.toString(p.port()))
+                    + p.readings().stream().map(Reading::text).reduce("", String::concat);
+            case LinkInfo l -> String.format("       Link info: %6d%4d[%2s] ==%s==>  %s", l.lid(), l.port(), "", l.link(), l.remote() == null
+                    ? "           [  ] \"\" ( )"
+                    : String.format("0x%016x %6d %4d[%2s] \"%s\" (%s %s)", l.remote().guid().value(), l.remote().lid(), l.remote().port(), "",
+                            l.remote().name(), l.remote().widthAdvice(), l.remote().speedAdvice()));
+        };
     }
 }
