@@ -200,21 +200,10 @@ final class IblinkinfoCommand extends FabricCommand {
     private void printPort(PrintWriter out, Node node, Port port) {
         Port remote = port.remote();
         SmpPortInfo info = port.info();
-        SmpPortInfo capabilities = capabilityInfo(port);
         int state = info.portState();
-        String link;
-        if (state != PortState.DOWN.value()) {
-            int width = capabilities == null ? 0 : info.linkWidthActive();
-            int speed = capabilities == null ? 0 : info.linkSpeedActive();
-            int extSpeed = capabilities != null && (capabilities.capabilityMask() & CAP_HAS_EXT_SPEEDS) != 0 ? info.linkSpeedExtActive() : 0;
-            link = String.format("(%3s %18s %6s/%8s)", LinkWidth.describe(width),
-                    extSpeed == 0 ? LinkSpeed.describe(speed) : LinkSpeedExt.describe(extSpeed),
-                    PortState.describe(state), PhysPortState.describe(info.portPhysicalState()));
-            if (additional) {
-                link += String.format(" (HOQ:%d VL_Stall:%d)", info.hoqLife(), info.vlStallCount());
-            }
-        } else {
-            link = String.format("(              %6s/%8s)", PortState.describe(state), PhysPortState.describe(info.portPhysicalState()));
+        String link = link(port);
+        if (additional && state != PortState.DOWN.value()) {
+            link += String.format(" (HOQ:%d VL_Stall:%d)", info.hoqLife(), info.vlStallCount());
         }
         String remoteText;
         if (remote != null) {
@@ -241,6 +230,26 @@ final class IblinkinfoCommand extends FabricCommand {
         }
     }
 
+    /**
+     * The state of a port's link as iblinkinfo and ibqueryerrors print it: {@code ( 4X 2.5 Gbps
+     * Active/  LinkUp)}, or only the states when the port is Down (IBA C14-24.2.1: the other
+     * PortInfo components of a Down port may be invalid).
+     */
+    static String link(Port port) {
+        SmpPortInfo info = port.info();
+        SmpPortInfo capabilities = capabilityInfo(port);
+        int state = info.portState();
+        if (state == PortState.DOWN.value()) {
+            return String.format("(              %6s/%8s)", PortState.describe(state), PhysPortState.describe(info.portPhysicalState()));
+        }
+        int width = capabilities == null ? 0 : info.linkWidthActive();
+        int speed = capabilities == null ? 0 : info.linkSpeedActive();
+        int extSpeed = capabilities != null && (capabilities.capabilityMask() & CAP_HAS_EXT_SPEEDS) != 0 ? info.linkSpeedExtActive() : 0;
+        return String.format("(%3s %18s %6s/%8s)", LinkWidth.describe(width),
+                extSpeed == 0 ? LinkSpeed.describe(speed) : LinkSpeedExt.describe(extSpeed),
+                PortState.describe(state), PhysPortState.describe(info.portPhysicalState()));
+    }
+
     /** The PortInfo whose CapabilityMask speaks for a port: port 0's on a switch (null if unread), the port's own otherwise. */
     private static SmpPortInfo capabilityInfo(Port port) {
         if (port.node().isSwitch()) {
@@ -256,13 +265,13 @@ final class IblinkinfoCommand extends FabricCommand {
     }
 
     /** {@code get_max_msg}'s width part: "Could be 12X" when both ends support a wider link than the active one. */
-    private static String widthAdvice(Port port, Port remote) {
+    static String widthAdvice(Port port, Port remote) {
         int max = maxWidth(port.info().linkWidthSupported() & remote.info().linkWidthSupported());
         return (max & port.info().linkWidthActive()) == 0 ? "Could be " + LinkWidth.describe(max) : "";
     }
 
     /** {@code get_max_msg}'s speed part, extended speeds first when both ends have them. */
-    private static String speedAdvice(Port port, Port remote) {
+    static String speedAdvice(Port port, Port remote) {
         SmpPortInfo here = port.info();
         SmpPortInfo there = remote.info();
         if ((capabilityMask(port) & CAP_HAS_EXT_SPEEDS) != 0 && (capabilityMask(remote) & CAP_HAS_EXT_SPEEDS) != 0

@@ -30,7 +30,7 @@ class DiagErrorsTest {
     private static final List<String> USAGE = List.of("smpquery -Z nodeinfo 3", "smpquery nodeinfo", "smpquery", "perfquery -Z",
             "sminfo --foo", "ibaddr -Z", "ibroute", "ibtracert 3", "smpdump 3", "ibnetdiscover -Z", "saquery -Z", "iblinkinfo -Z",
             "perfquery -t", "smpquery --timeout", "smpquery -Z", "ibroute -Z", "smpdump -Z", "ibtracert -Z", "ibstat -Z",
-            "perfquery --bogus 3");
+            "perfquery --bogus 3", "ibqueryerrors -Z", "ibqueryerrors --bogus", "ibqueryerrors -s");
 
     @TestFactory
     Stream<DynamicTest> failuresAreTheCTools(Fabric fabric) {
