@@ -67,7 +67,16 @@ public final class Demo {
             onTheUmadTransport(fabric, node);
             failuresAsTheCTools(fabric, node);
             withALinkDown(fabric, node);
+            errorCounters(fabric, node);
         }
+    }
+
+    /** Error counters set through ibsim's console, found by ibqueryerrors (nodes read in parallel) as the C tool finds them. */
+    private void errorCounters(Fabric fabric, String node) {
+        System.out.println("Error counters set through ibsim's console: leaf2 port 1 SymbolErrorCounter 42, LinkDownedCounter 3");
+        fabric.performanceSet("leaf2", 1, "PortCounters", "SymbolErrorCounter", 42);
+        fabric.performanceSet("leaf2", 1, "PortCounters", "LinkDownedCounter", 3);
+        ibtoolAndC(fabric, node, "ibqueryerrors");
     }
 
     /**
