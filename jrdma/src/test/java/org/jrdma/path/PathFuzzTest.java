@@ -5,19 +5,20 @@ import static org.jrdma.path.Fixtures.PORT_2;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import com.code_intelligence.jazzer.mutation.annotation.NotNull;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Coverage-guided fuzz targets (Jazzer) for path strings: {@link PathParser#fromString} (GIDs,
  * LIDs, directed routes, {@code IBPath(...)}) and spec strings ({@link PathParser#fromSpecString}).
- * The only exception allowed out is {@link IllegalArgumentException}; a path that parses prints
+ * The input is the text in UTF-8. The only exception allowed out is {@link IllegalArgumentException}; a path that parses prints
  * as a spec string that parses back to an equal path.
  */
 class PathFuzzTest {
     private static final PathParser WITH_DEFAULT = PARSER.withDefaultEndPort(PORT_2);
 
     @FuzzTest(maxDuration = "10s")
-    void pathString(@NotNull String text) {
+    void pathString(byte[] utf8) {
+        String text = new String(utf8, StandardCharsets.UTF_8);
         IBPath path;
         try {
             path = WITH_DEFAULT.fromString(text);
@@ -28,7 +29,8 @@ class PathFuzzTest {
     }
 
     @FuzzTest(maxDuration = "10s")
-    void specString(@NotNull String text) {
+    void specString(byte[] utf8) {
+        String text = new String(utf8, StandardCharsets.UTF_8);
         IBPath path;
         try {
             path = PARSER.fromSpecString(text);
