@@ -117,16 +117,8 @@ class SaTransactorTest {
 
     @Test
     void aDirectedRouteIsResolvedToItsLidOnceByLinkRecords(Fabric fabric) {
-        AtomicInteger linkQueries = new AtomicInteger();
         try (SimAgent a = new SimAgent(fabric, "node01 HCA-1")) {
-            a.engine.tracer(new MadTracer() {
-                @Override
-                public void sent(byte[] mad, MadAddress to) {
-                    if (mad[1] == Mad.CLASS_SUBN_ADM && Bits.u16(mad, 16) == SaLinkRecord.ATTRIBUTE_ID) {
-                        linkQueries.incrementAndGet();
-                    }
-                }
-            });
+            AtomicInteger linkQueries = countLinkRecordQueries(a);
             SaTransactor sa = new SaTransactor(a.mt);
             IBDRPath node03 = a.dr(1, 7, 1);
             assertEquals("node03 HCA-1", sa.subnGet(SmpNodeDescription.class, node03, 0).nodeString());
@@ -153,16 +145,8 @@ class SaTransactorTest {
 
     @Test
     void getPathLidAndPreparePathLidResolveARouteOnceAndCloseClosesTheParent(Fabric fabric) {
-        AtomicInteger linkQueries = new AtomicInteger();
         try (SimAgent a = new SimAgent(fabric, "node01 HCA-1")) {
-            a.engine.tracer(new MadTracer() {
-                @Override
-                public void sent(byte[] mad, MadAddress to) {
-                    if (mad[1] == Mad.CLASS_SUBN_ADM && Bits.u16(mad, 16) == SaLinkRecord.ATTRIBUTE_ID) {
-                        linkQueries.incrementAndGet();
-                    }
-                }
-            });
+            AtomicInteger linkQueries = countLinkRecordQueries(a);
             IBDRPath node03 = a.dr(1, 7, 1);
             int lid = a.mt.subnGet(SmpPortInfo.class, node03, 1).lid();
             try (SaTransactor sa = new SaTransactor(a.mt)) {
@@ -182,5 +166,19 @@ class SaTransactorTest {
         }
         assertThrows(IllegalStateException.class, () -> owner.subnGet(SmpNodeInfo.class, IBPath.builder(owner.endPort().orElseThrow()).dlid(1).build()),
                 "closing the SaTransactor closed its parent's engine");
+    }
+
+    /** Counts the LinkRecord queries {@code a} sends to the SA from now on. */
+    private static AtomicInteger countLinkRecordQueries(SimAgent a) {
+        AtomicInteger linkQueries = new AtomicInteger();
+        a.engine.tracer(new MadTracer() {
+            @Override
+            public void sent(byte[] mad, MadAddress to) {
+                if (mad[1] == Mad.CLASS_SUBN_ADM && Bits.u16(mad, 16) == SaLinkRecord.ATTRIBUTE_ID) {
+                    linkQueries.incrementAndGet();
+                }
+            }
+        });
+        return linkQueries;
     }
 }
