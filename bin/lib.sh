@@ -7,9 +7,10 @@
 JRDMA_PACKAGES=(
     maven gcc
     rdma-core libibverbs-dev ibverbs-providers ibverbs-utils libibumad-dev libibmad-dev
-    infiniband-diags perftest
+    infiniband-diags perftest rdmacm-utils librdmacm-dev
     ibsim-utils libumad2sim0 opensm
     qemu-system-x86 linux-image-amd64 busybox-static kmod cpio iproute2 xz-utils zstd
+    chromium chromium-driver
 )
 
 JRDMA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
