@@ -23,12 +23,19 @@ import picocli.CommandLine.Model.OptionSpec;
  * lines of the options ibtool does not have yet; ibtool's own options ({@code --sim}, {@code --trace}
  * ...) are listed by {@code --help}. A command the C tools do not have (ibtool itself, decode_mad)
  * gets picocli's usage message. The shell scripts ibhosts, ibswitches, ibrouters and ibnodes print one
- * {@code Usage:} line and exit 255.
+ * {@code Usage:} line on standard output and exit 255 (ibnodes, which runs ibhosts then ibswitches,
+ * prints both of theirs).
+ *
+ * <p>{@code -h} and {@code --help} are answered as the C tools answer them: the usage message alone
+ * on standard error and status 2 (the scripts: their usage line on standard output, 255). ibtool's
+ * own help, with every option it has, is {@code ibtool help <command>}.
  */
 final class DiagUsage {
     /** The scripts' one usage line after their name. */
     private static final String SCRIPT_ARGUMENTS = "[-h] [<topology-file> | -y mkey -C ca_name -P ca_port -t timeout_ms]";
     private static final List<String> SCRIPTS = List.of("ibhosts", "ibswitches", "ibrouters", "ibnodes");
+    /** The version infiniband-diags' {@code -V} reports is theirs; ibtool reports its own. */
+    private static final String VERSION = "jrdma ibtool 0.1.0";
     /** An option line of a C usage text: {@code   --name, -x <arg>   description}; group 1 is the name. */
     private static final Pattern OPTION_LINE = Pattern.compile("^  --([^ ,]+)");
     /** A continuation of the previous option's description: blanks, then text. */
@@ -46,9 +53,7 @@ final class DiagUsage {
         PrintWriter err = commandLine.getErr();
         String tool = commandLine.getCommandName();
         if (SCRIPTS.contains(tool)) {
-            err.print("Usage: " + tool + " " + SCRIPT_ARGUMENTS + "\n");
-            err.flush();
-            return ExitCodes.FAILED;
+            return scriptUsage(commandLine);
         }
         String complaint = getoptComplaint(commandLine.getCommandSpec(), List.of(args));
         if (complaint != null) {
@@ -75,6 +80,44 @@ final class DiagUsage {
         err.print(commandLine.getCommandName() + ": " + e.getMessage() + "\n");
         err.flush();
         return ExitCodes.USAGE;
+    }
+
+    /**
+     * Answers {@code -h}/{@code --help} on {@code commandLine} as its C tool does and returns the
+     * status, or returns -1 when the C tools have no such command (picocli's help then serves).
+     */
+    static int help(CommandLine commandLine) {
+        String tool = commandLine.getCommandName();
+        if (SCRIPTS.contains(tool)) {
+            return scriptUsage(commandLine);
+        }
+        if (cText(tool) == null) {
+            return -1;
+        }
+        print(commandLine.getCommandSpec(), commandLine.getErr());
+        return ExitCodes.USAGE;
+    }
+
+    /**
+     * Answers {@code -V}/{@code --version} as the C tools do ({@code <tool> BUILD VERSION: ...} on
+     * standard error, status 0), with ibtool's version.
+     */
+    static int version(CommandLine commandLine) {
+        PrintWriter err = commandLine.getErr();
+        err.print(commandLine.getCommandName() + " BUILD VERSION: " + VERSION + "\n");
+        err.flush();
+        return ExitCodes.OK;
+    }
+
+    /** A script's usage: its line (ibnodes: ibhosts' then ibswitches') on standard output; status 255. */
+    private static int scriptUsage(CommandLine commandLine) {
+        String tool = commandLine.getCommandName();
+        PrintWriter out = commandLine.getOut();
+        for (String script : tool.equals("ibnodes") ? List.of("ibhosts", "ibswitches") : List.of(tool)) {
+            out.print("Usage: " + script + " " + SCRIPT_ARGUMENTS + "\n");
+        }
+        out.flush();
+        return ExitCodes.FAILED;
     }
 
     /** Prints the C tool's usage message, less the options {@code spec} does not have (or picocli's), on {@code err}. */

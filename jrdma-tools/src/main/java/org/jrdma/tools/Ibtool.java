@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
  * fabric or MAD failure, 2 bad input, and 3 an incomplete answer (part of the fabric did not respond).
  */
 @Command(name = "ibtool", mixinStandardHelpOptions = true, version = "jrdma ibtool 0.1.0",
-        description = "InfiniBand diagnostics and fabric tools built on jrdma.")
+        description = "InfiniBand diagnostics and fabric tools built on jrdma.",
+        subcommands = CommandLine.HelpCommand.class)
 public final class Ibtool implements Callable<Integer> {
     /** Every subcommand, in the order the usage message lists them. */
     private static final List<Class<?>> SUBCOMMANDS = List.of(IbnetdiscoverCommand.class, SmpqueryCommand.class,
@@ -44,6 +45,7 @@ public final class Ibtool implements Callable<Integer> {
             cl.addSubcommand(subcommand);
         }
         cl.setExitCodeExceptionMapper(ExitCodes.MAPPER);
+        cl.setExecutionStrategy(Ibtool::execute);
         cl.setParameterExceptionHandler(DiagUsage::report);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (!ExitCodes.reportable(e)) {
@@ -57,6 +59,28 @@ public final class Ibtool implements Callable<Integer> {
             return error.status();
         });
         return cl;
+    }
+
+    /**
+     * Runs the parsed command line, answering a subcommand's {@code -h}/{@code --help} and
+     * {@code -V}/{@code --version} as its C tool does ({@link DiagUsage#help}); {@code ibtool help
+     * <command>} prints picocli's full help instead.
+     */
+    private static int execute(CommandLine.ParseResult parsed) {
+        CommandLine.ParseResult last = parsed;
+        while (last.hasSubcommand()) {
+            last = last.subcommand();
+        }
+        if (last != parsed && last.isUsageHelpRequested()) {
+            int status = DiagUsage.help(last.commandSpec().commandLine());
+            if (status >= 0) {
+                return status;
+            }
+        }
+        if (last != parsed && last.isVersionHelpRequested()) {
+            return DiagUsage.version(last.commandSpec().commandLine());
+        }
+        return new CommandLine.RunLast().execute(parsed);
     }
 
     private static List<Class<?>> subcommandsFor(String[] args) {

@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import org.jrdma.testkit.junit.SimulatedFabric;
 import org.jrdma.testkit.fabric.Fabric;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -31,6 +32,13 @@ class DiagErrorsTest {
             "sminfo --foo", "ibaddr -Z", "ibroute", "ibtracert 3", "smpdump 3", "ibnetdiscover -Z", "saquery -Z", "iblinkinfo -Z",
             "perfquery -t", "smpquery --timeout", "smpquery -Z", "ibroute -Z", "smpdump -Z", "ibtracert -Z", "ibstat -Z",
             "perfquery --bogus 3", "ibqueryerrors -Z", "ibqueryerrors --bogus", "ibqueryerrors -s");
+    /** Requests for help, which the C tools answer with their usage message and status 2. */
+    private static final List<String> HELP = List.of("perfquery -h", "smpquery --help", "ibstat -h", "saquery -h",
+            "ibnetdiscover -h", "ibqueryerrors -h", "iblinkinfo --help", "ibroute -h", "sminfo -h", "smpdump -h", "ibaddr -h",
+            "ibtracert -h");
+    /** The scripts' usage: one line per script on standard output, status 255. */
+    private static final List<String> SCRIPT_USAGE = List.of("ibhosts -h", "ibswitches -Z", "ibrouters --help", "ibnodes -h",
+            "ibnodes -Z");
 
     @TestFactory
     Stream<DynamicTest> failuresAreTheCTools(Fabric fabric) {
@@ -50,6 +58,48 @@ class DiagErrorsTest {
             assertEquals("", run.ours().out());
             assertIsTheCUsage(words[0], run.c().stderr(), run.ours().err());
         }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> helpIsTheCTools(Fabric fabric) {
+        return HELP.stream().map(line -> DynamicTest.dynamicTest(line, () -> {
+            String[] words = line.split(" ");
+            AgainstC run = AgainstC.runAt(fabric, "node01 HCA-1", words[0], Arrays.copyOfRange(words, 1, words.length));
+            assertEquals(2, run.c().exitCode(), run.c().stderr());
+            assertEquals(2, run.ours().exitCode(), run.ours().err());
+            assertEquals(run.c().stdout(), run.ours().out());
+            assertIsTheCUsage(words[0], run.c().stderr(), run.ours().err());
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> scriptUsageIsTheScripts(Fabric fabric) {
+        return SCRIPT_USAGE.stream().map(line -> DynamicTest.dynamicTest(line, () -> {
+            String[] words = line.split(" ");
+            AgainstC run = AgainstC.runAt(fabric, "node01 HCA-1", words[0], Arrays.copyOfRange(words, 1, words.length));
+            assertEquals(255, run.c().exitCode(), run.c().stderr());
+            assertEquals(run.c().exitCode(), run.ours().exitCode(), run.ours().err());
+            assertEquals(run.c().stdout(), run.ours().out());
+            assertEquals(run.c().stderr(), run.ours().err());
+        }));
+    }
+
+    @Test
+    void versionIsReportedAsTheCToolsReportIt(Fabric fabric) {
+        AgainstC run = AgainstC.runAt(fabric, "node01 HCA-1", "perfquery", "-V");
+        assertEquals(0, run.c().exitCode());
+        assertEquals(0, run.ours().exitCode());
+        assertEquals(run.c().stdout(), run.ours().out());
+        assertEquals("perfquery BUILD VERSION: jrdma ibtool 0.1.0\n", run.ours().err());
+        assertTrue(run.c().stderr().startsWith("perfquery BUILD VERSION: "), run.c().stderr());
+    }
+
+    @Test
+    void ibtoolHelpPrintsEveryOptionOfTheCommand() {
+        IbtoolRun run = IbtoolRun.of("help", "perfquery");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("--sim"), run.out());
+        assertTrue(run.out().contains("Usage: ibtool perfquery"), run.out());
     }
 
     /**
