@@ -59,10 +59,10 @@ public final class WcException extends RdmaException {
      */
     public WcException(int status, String statusText, int qpNum, long wrId, int opcode, Cq cq, RecvQueue queue, Boolean isRq,
             String message) {
-        super(String.format("Work completion error: %s (status %d) on %s %s, wr_id 0x%x%s%s%s",
+        super(String.format("Work completion error: %s (status %d) on %s%s, wr_id 0x%x%s%s%s",
                 Objects.requireNonNull(statusText, "statusText"), status,
-                isRq == null ? "QP" : isRq ? "receive queue of QP" : "send queue of QP",
-                queue != null ? queue.toString() : String.format("0x%06x", qpNum), wrId,
+                isRq == null ? "" : isRq ? "the receive queue of " : "the send queue of ",
+                queue != null ? queue.toString() : String.format("QP 0x%06x", qpNum), wrId,
                 opcode >= 0 ? ", opcode " + opcode : "", cq != null ? ", from " + cq : "",
                 message != null ? ": " + message : ""));
         this.status = status;
@@ -96,7 +96,11 @@ public final class WcException extends RdmaException {
         return wrId;
     }
 
-    /** The completion's {@code ibv_wc_opcode} value, the seed's {@code wc.opcode}; empty if unknown. */
+    /**
+     * The completion's {@code ibv_wc_opcode} value as the device reported it, the seed's
+     * {@code wc.opcode}; empty if not given. Verbs defines it for successful completions only: a
+     * device may leave any value in an error completion (rxe leaves 0).
+     */
     public OptionalInt opcode() {
         return opcode < 0 ? OptionalInt.empty() : OptionalInt.of(opcode);
     }

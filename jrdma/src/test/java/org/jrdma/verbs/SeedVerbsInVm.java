@@ -81,10 +81,10 @@ final class SeedVerbsInVm {
             require(query.init().sqSigAll(), "init sq_sig_all");
             require(query.init().cap().maxSendWr() >= 4 && query.init().cap().maxRecvWr() >= 4, "init cap " + query.init().cap());
             equal(qp, pd.fromQpNum(qp.qpNum()), "from_qp_num of its PD");
-            equal(null, other.fromQpNum(qp.qpNum()), "from_qp_num of another PD");
+            require(other.fromQpNum(qp.qpNum()) == null, "from_qp_num of another PD");
             equal(qp, ctx.qp(qp.qpNum()), "from_qp_num of the context");
             qp.close();
-            equal(null, pd.fromQpNum(qp.qpNum()), "from_qp_num after close");
+            require(pd.fromQpNum(qp.qpNum()) == null, "from_qp_num after close");
         }
     }
 
@@ -108,7 +108,7 @@ final class SeedVerbsInVm {
             equal(a, send.queue().orElseThrow(), "obj: the QP");
             equal(Boolean.FALSE, send.isRq().orElseThrow(), "is_rq of a send");
             equal("writing to a wrong rkey", send.detail().orElseThrow(), "msg");
-            require(send.opcode().isPresent() && send.getMessage().contains("send queue of"), send.getMessage());
+            require(send.opcode().isPresent() && send.getMessage().contains("the send queue of RC QP"), send.getMessage());
             System.out.println("  " + send.getMessage());
             b.postRecv(new RecvWr().wrId(8).sge(mr.sge(64, 64)));
             b.modify(new QpAttr().qpState(QpState.ERR));
