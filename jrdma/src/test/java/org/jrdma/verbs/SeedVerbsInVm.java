@@ -182,6 +182,58 @@ final class SeedVerbsInVm {
         }
     }
 
+    /**
+     * Real port events: {@code veth0}, the netdev under the device, taken down and up again. Each
+     * event names the device and the end port as sysfs shows it after the event, and handling it
+     * refreshes the context's end port ({@code handle_async_event}'s end-port cache update); the
+     * port error is raised after that.
+     */
+    void realPortEvents() throws Exception {
+        try (Context ctx = Verbs.open(endPort)) {
+            require(ctx.endPort().orElseThrow().isActive(), "end port active before");
+            shell("ip", "link", "set", "veth0", "down");
+            AsyncEvent down = awaitEvent(ctx, EventType.PORT_ERR);
+            System.out.println("  " + down.type() + " on " + down.subject() + ": " + down.endPort());
+            equal(PORT, down.portNum(), "port of the event");
+            equal(device, down.device().name(), "device of the event");
+            require(down.endPort() != null && !down.endPort().isActive(), "the event's end port is down: " + down.endPort());
+            try {
+                ctx.handleAsyncEvent(down);
+                throw new AssertionError("a port error was not raised");
+            } catch (AsyncException expected) {
+                require(!ctx.endPort().orElseThrow().isActive(), "context's end port refreshed to down");
+            }
+            shell("ip", "link", "set", "veth0", "up");
+            AsyncEvent up = awaitEvent(ctx, EventType.PORT_ACTIVE);
+            System.out.println("  " + up.type() + " on " + up.subject() + ": " + up.endPort());
+            require(up.endPort() != null && up.endPort().isActive(), "the event's end port is active: " + up.endPort());
+            ctx.handleAsyncEvent(up);
+            require(ctx.endPort().orElseThrow().isActive(), "context's end port refreshed to active");
+        } finally {
+            shell("ip", "link", "set", "veth0", "up");
+        }
+    }
+
+    private static AsyncEvent awaitEvent(Context ctx, EventType type) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (System.nanoTime() < deadline) {
+            AsyncEvent event = ctx.getAsyncEvent(Duration.ofMillis(500));
+            if (event != null && event.type() == type) {
+                return event;
+            }
+            if (event != null) {
+                System.out.println("  other async event: " + event.type() + " on " + event.subject());
+            }
+        }
+        throw new AssertionError("no " + type + " event within 15 s");
+    }
+
+    private static void shell(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        require(p.waitFor() == 0, String.join(" ", command) + " failed: " + output);
+    }
+
     private void connect(Qp qp, Qp remote) {
         qp.modify(new QpAttr().qpState(QpState.INIT).pkeyIndex(0).portNum(PORT).qpAccessFlags(ACCESS));
         qp.modify(new QpAttr().qpState(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(remote.qpNum()).rqPsn(0)

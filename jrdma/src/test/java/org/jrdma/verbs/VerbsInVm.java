@@ -143,6 +143,7 @@ public final class VerbsInVm {
         check("confined context", this::confined);
         check("use after close", this::useAfterClose);
         check("double close and parent closes children", this::closeOrder);
+        check("seed real port events refresh the end port", seed::realPortEvents);
         check("no kernel objects left", () -> equal(resourcesBefore, rdmaResources(), "rdma resource objects"));
         arena.close();
     }

@@ -62,6 +62,7 @@ class VerbsInVmTest {
             "confined context",
             "use after close",
             "double close and parent closes children",
+            "seed real port events refresh the end port",
             "no kernel objects left");
 
     @TestFactory
