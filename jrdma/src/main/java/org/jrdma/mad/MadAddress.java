@@ -18,8 +18,11 @@ import org.jrdma.path.LazyIBPath;
  * @param sl        the service level
  * @param pkeyIndex the P_Key table index to send with
  * @param gid       the GID for a GRH, or null
+ * @param agentId   the umad agent to send through, overriding the one the transport picks for
+ *                  the MAD's class (the path's {@link IBPath#umadAgentId()}, python-rdma's
+ *                  {@code umad_agent_id}); -1 for none. Only {@code UmadTransport} reads it.
  */
-public record MadAddress(int lid, int qpn, int qkey, int sl, int pkeyIndex, Gid gid) {
+public record MadAddress(int lid, int qpn, int qkey, int sl, int pkeyIndex, Gid gid, int agentId) {
     /** The permissive LID directed-route SMPs are sent to (IBA 14.2.2). */
     public static final int PERMISSIVE_LID = 0xFFFF;
 
@@ -33,6 +36,14 @@ public record MadAddress(int lid, int qpn, int qkey, int sl, int pkeyIndex, Gid 
         if (sl < 0 || sl > 15) {
             throw new IllegalArgumentException("SL " + sl + " outside 0..15");
         }
+        if (agentId < -1) {
+            throw new IllegalArgumentException("umad agent " + agentId + " is negative");
+        }
+    }
+
+    /** An address without an agent override. */
+    public MadAddress(int lid, int qpn, int qkey, int sl, int pkeyIndex, Gid gid) {
+        this(lid, qpn, qkey, sl, pkeyIndex, gid, -1);
     }
 
     /** QP0 at a LID, as SMPs are addressed. */
@@ -56,14 +67,15 @@ public record MadAddress(int lid, int qpn, int qkey, int sl, int pkeyIndex, Gid 
      * P_Key index 0, whatever the path's QP fields say. A GMP goes to the path's DLID and SL, its
      * destination QP (QP1 when the path has none) and Q_Key (the GSI's well-known one when none),
      * its P_Key's index in the end port's table (index 0, where IBA C10-116 puts the default P_Key,
-     * when the path has no end port and the default P_Key), and its DGID when it has a GRH.
+     * when the path has no end port and the default P_Key), and its DGID when it has a GRH. Either
+     * carries the path's umad agent, if it names one.
      *
      * @throws IllegalArgumentException if a GMP is sent on a directed-route path or to QP0, or the
      *                                  path has a GRH without a DGID, or a P_Key other than the default without an end port
      */
     public static MadAddress forPath(IBPath path, int mgmtClass) {
         if (isSmp(mgmtClass)) {
-            return smp(path.dlid());
+            return new MadAddress(path.dlid(), 0, 0, 0, 0, null, path.umadAgentId().orElse(-1));
         }
         if (path instanceof IBDRPath) {
             throw new IllegalArgumentException("A directed-route path carries SMPs only, not class 0x"
@@ -77,7 +89,8 @@ public record MadAddress(int lid, int qpn, int qkey, int sl, int pkeyIndex, Gid 
         if (path.hasGrh()) {
             gid = path.dgid().orElseThrow(() -> new IllegalArgumentException("The path has a GRH but no DGID: " + path));
         }
-        return new MadAddress(path.dlid(), qpn, path.qkey().orElse(Iba.IB_DEFAULT_QP1_QKEY), path.sl(), pkeyIndex(path), gid);
+        return new MadAddress(path.dlid(), qpn, path.qkey().orElse(Iba.IB_DEFAULT_QP1_QKEY), path.sl(), pkeyIndex(path), gid,
+                path.umadAgentId().orElse(-1));
     }
 
     private static int pkeyIndex(IBPath path) {

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jrdma.devices.EndPort;
@@ -79,6 +80,11 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
     /** How many redirections one request follows before giving up. */
     private static final int MAX_REDIRECTS = 4;
     private static final int TID_OFFSET = 8;
+    private static final int VENDOR_OUI_OFFSET = 37;
+    /** Where the class-specific status code sits in the status word (IBA 13.4.7: bits 8-14). */
+    private static final int STATUS_CLASS_SHIFT = 8;
+    /** The last transaction of the {@link #withReply} call under way in this thread, if one is. */
+    private static final ScopedValue<AtomicReference<Transaction>> LAST_REPLY = ScopedValue.newInstance();
 
     private final MadEngine engine;
     private final EndPort endPort;
@@ -214,6 +220,34 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
     public <R> CompletableFuture<R> async(Function<? super MadTransactor, ? extends R> rpc) {
         Objects.requireNonNull(rpc, "rpc");
         return CompletableFuture.supplyAsync(() -> rpc.apply(this), ASYNC);
+    }
+
+    /**
+     * Runs {@code rpc} on this transactor in the calling thread and returns its result with the
+     * last reply it processed: python-rdma's {@code reply_fmt} and {@code reply_path}, which the
+     * seed keeps on the transactor, held here by the call that made the reply, so that threads
+     * sharing a transactor never see each other's:
+     *
+     * <pre>{@code
+     * MadReply<SmpPortInfo> r = mt.withReply(m -> m.subnGet(SmpPortInfo.class, path, 1));
+     * int responder = r.path().slid();   // the reply's path, received semantics
+     * int status = r.header().status();  // the reply's format
+     * }</pre>
+     *
+     * RPCs {@code rpc} makes on other threads (through {@link #async}) are not seen.
+     *
+     * @throws IllegalStateException if {@code rpc} returned without a reply accepted
+     */
+    public <R> MadReply<R> withReply(Function<? super MadTransactor, ? extends R> rpc) {
+        Objects.requireNonNull(rpc, "rpc");
+        AtomicReference<Transaction> last = new AtomicReference<>();
+        R result = ScopedValue.where(LAST_REPLY, last).call(() -> rpc.apply(this));
+        Transaction transaction = last.get();
+        if (transaction == null) {
+            throw new IllegalStateException("the call made no RPC that got a reply");
+        }
+        ReceivedMad reply = transaction.reply();
+        return new MadReply<>(result, reply, reply.from().receivedPath(endPort, reply.mad()[1] & 0xFF));
     }
 
     // Subnet management (IBA 14.2)
@@ -532,6 +566,9 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
             }
             Transaction transaction = new Transaction(call, request, reply, target);
             if (transaction.check() == 0) {
+                if (LAST_REPLY.isBound()) {
+                    LAST_REPLY.get().set(transaction);
+                }
                 return transaction;
             }
             if (redirected == MAX_REDIRECTS) {
@@ -552,6 +589,52 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
      */
     public void registerServer(int mgmtClass, int classVersion, long methodMask, int oui) {
         engine.registerServer(mgmtClass, classVersion, methodMask, oui);
+    }
+
+    /**
+     * Makes this end port the agent serving the methods of {@code type}, python-rdma's
+     * {@code register_server_fmt}: the class, class version and method mask are the
+     * attribute's (the version jrdma speaks for its class; for vendor classes 0x30-0x4F use
+     * {@link #registerServer(int, int, long, int)} with the OUI).
+     */
+    public <T extends IbaStruct & MadAttribute> void registerServer(Class<T> type) {
+        T attribute = zero(type);
+        int mgmtClass = attribute.mgmtClass();
+        registerServer(mgmtClass, Rpc.classVersion(mgmtClass), attribute.methodMask(), 0);
+    }
+
+    /**
+     * The key requests are matched on to find their server, python-rdma's
+     * {@code get_request_match_key(buf)}: the management class with the vendor's OUI above it for
+     * vendor classes 0x30-0x4F, the base and class versions, and the AttributeID.
+     *
+     * @throws IllegalArgumentException if {@code mad} is shorter than a MAD header (or, for vendor
+     *                                  classes 0x30-0x4F, than the OUI)
+     */
+    public static RequestMatchKey requestMatchKey(byte[] mad) {
+        if (mad.length < MadHeader.SIZE) {
+            throw new IllegalArgumentException("a MAD header is " + MadHeader.SIZE + " bytes, not " + mad.length);
+        }
+        int mgmtClass = mad[1] & 0xFF;
+        long oui = 0;
+        if (mgmtClass >= Mad.CLASS_VENDOR_RANGE2_START && mgmtClass <= Mad.CLASS_VENDOR_RANGE2_END) {
+            if (mad.length < VENDOR_OUI_OFFSET + 3) {
+                throw new IllegalArgumentException("a vendor MAD of " + mad.length + " bytes ends before its OUI");
+            }
+            oui = Bits.get(mad, VENDOR_OUI_OFFSET, 0, 24);
+        }
+        return new RequestMatchKey(oui << 8 | mgmtClass, (mad[0] & 0xFF) << 8 | (mad[2] & 0xFF), Bits.u16(mad, 16));
+    }
+
+    /**
+     * The seed's match key of a request: {@code ((oui << 8) | mgmtClass, (baseVersion << 8) |
+     * classVersion, attributeID)}.
+     *
+     * @param ouiClass    the OUI (0 but for vendor classes 0x30-0x4F) shifted 8 bits, or the class
+     * @param versions    the base version shifted 8 bits, or the class version
+     * @param attributeId the AttributeID
+     */
+    public record RequestMatchKey(long ouiClass, int versions, int attributeId) {
     }
 
     /**
@@ -609,7 +692,27 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
      * @throws MadException             if an RMPP transfer of the reply fails
      */
     public void sendReply(IncomingRequest request, IbaStruct attribute, int status) {
-        byte[] reply = MadReplies.response(request.mad().mad(), status);
+        sendReply(request, attribute, request.attributeModifier(), status, 0);
+    }
+
+    /**
+     * Answers a request with {@code attribute}, python-rdma's {@code send_reply(ofmt, payload,
+     * path, attributeModifier, status, class_code)}: the reply carries {@code attributeModifier}
+     * and the status word made of {@code status} (the common bits, IBA 13.4.7) and
+     * {@code classCode} (the class-specific code, bits 8-14).
+     *
+     * @throws IllegalArgumentException if the modifier exceeds 32 bits, {@code status} has bits
+     *                                  outside the common ones, {@code classCode} exceeds 7 bits, the
+     *                                  request gets no response, or the attribute does not fit a class without RMPP
+     * @throws MadException             if an RMPP transfer of the reply fails
+     */
+    public void sendReply(IncomingRequest request, IbaStruct attribute, long attributeModifier, int status, int classCode) {
+        if ((attributeModifier & ~0xFFFF_FFFFL) != 0) {
+            throw new IllegalArgumentException("attribute modifier 0x" + Long.toHexString(attributeModifier) + " does not fit in 32 bits");
+        }
+        int statusWord = statusWord(status, classCode);
+        byte[] reply = MadReplies.response(request.mad().mad(), statusWord);
+        new MadHeader(reply, 0).attributeModifier(attributeModifier);
         int mgmtClass = request.mgmtClass();
         int offset = MadDecoder.dataOffset(mgmtClass);
         if (attribute.size() <= MadCall.room(mgmtClass)) {
@@ -670,6 +773,18 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
      * @throws IllegalArgumentException if requests of its method get no response
      */
     public void sendErrorReply(ReceivedMad request, int status) {
+        sendErrorReply(request, status, 0);
+    }
+
+    /**
+     * python-rdma's {@code send_error_reply(buf, path, status, class_code)}: answers a request with
+     * the common status bits {@code status} and the class-specific code {@code classCode} (bits
+     * 8-14 of the status word, IBA 13.4.7).
+     *
+     * @throws IllegalArgumentException if the codes do not fit their bits, or requests of its method get no response
+     */
+    public void sendErrorReply(ReceivedMad request, int status, int classCode) {
+        status = statusWord(status, classCode);
         int mgmtClass = request.mad()[1] & 0xFF;
         engine.send(MadReplies.response(request.mad(), status),
                 MadAddress.forPath(request.from().receivedPath(endPort, mgmtClass).reverse(true), mgmtClass));
@@ -684,6 +799,17 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         if (MadReplies.expectsResponse(request.mad()[3] & 0xFF)) {
             sendErrorReply(request, e.status().orElse(Mad.STATUS_INVALID_ATTR_OR_MODIFIER));
         }
+    }
+
+    /** The status word of {@code status} (common bits) and {@code classCode} (class-specific bits 8-14). */
+    private static int statusWord(int status, int classCode) {
+        if (classCode < 0 || classCode > Mad.STATUS_CLASS_MASK >> STATUS_CLASS_SHIFT) {
+            throw new IllegalArgumentException("class-specific status code " + classCode + " outside 0..127");
+        }
+        if (classCode != 0 && (status & ~0xFF) != 0) {
+            throw new IllegalArgumentException(String.format("status 0x%04x has bits beyond the common ones", status));
+        }
+        return status | classCode << STATUS_CLASS_SHIFT;
     }
 
     private Duration timeout(IBPath path) {

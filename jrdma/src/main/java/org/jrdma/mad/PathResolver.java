@@ -2,12 +2,15 @@ package org.jrdma.mad;
 
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
+import org.jrdma.iba.Guid;
 import org.jrdma.iba.Iba;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.Mtu;
 import org.jrdma.iba.StaticRate;
 import org.jrdma.iba.sa.SaPathRecord;
+import org.jrdma.path.IBDRPath;
 import org.jrdma.path.IBPath;
+import org.jrdma.path.Path;
 
 /**
  * Paths from the subnet administrator's PathRecords (IBA 15.2.5.16), python-rdma's
@@ -87,6 +90,30 @@ public final class PathResolver {
     /** A reversible path to QP1 at {@code dlid} for GMPs, from the SA. */
     public static IBPath getMadPath(MadTransactor transactor, int dlid) {
         return madPath(transactor, IBPath.builder(endPort(transactor)).dlid(dlid).build());
+    }
+
+    /**
+     * A reversible path to QP1 at port GUID {@code portGuid} for GMPs, from the SA: the DGID is the
+     * GUID under the default subnet prefix fe80::/64, as {@link Path#fromString} reads a port GUID.
+     */
+    public static IBPath getMadPath(MadTransactor transactor, Guid portGuid) {
+        return getMadPath(transactor, Gid.of(portGuid));
+    }
+
+    /**
+     * A reversible path to QP1 at the end port {@code address} names, for GMPs, from the SA:
+     * python-rdma's {@code get_mad_path(mad, "...")}, the address read by {@link Path#fromString}
+     * (a GID, a port GUID, a LID in decimal or hex, or a path spec; the transactor's end port
+     * unless a scope names another).
+     *
+     * @throws IllegalArgumentException if the text is no address, or a directed route (which the SA cannot resolve)
+     */
+    public static IBPath getMadPath(MadTransactor transactor, String address) {
+        IBPath destination = Path.fromString(address, endPort(transactor));
+        if (destination instanceof IBDRPath) {
+            throw new IllegalArgumentException("a directed route has no path record at the SA: " + address);
+        }
+        return madPath(transactor, destination);
     }
 
     private static IBPath madPath(MadTransactor transactor, IBPath destination) {

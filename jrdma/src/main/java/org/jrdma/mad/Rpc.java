@@ -41,6 +41,16 @@ enum Rpc {
         this.method = method;
     }
 
+    /** The class version jrdma speaks for {@code mgmtClass}: its RPCs', else 1 (the directed-route SMPs', vendors'). */
+    static int classVersion(int mgmtClass) {
+        for (Rpc rpc : values()) {
+            if (rpc.mgmtClass == mgmtClass) {
+                return rpc.classVersion;
+            }
+        }
+        return 1;
+    }
+
     /** True if the RPC is a SubnGet or SubnSet. */
     boolean isSmp() {
         return mgmtClass == Mad.CLASS_SUBN_LID_ROUTED;

@@ -55,8 +55,15 @@ public final class CompChannel extends Resource {
      */
     public Cq getEvent(Duration timeout) {
         checkOpen();
-        long cq = handle.getCqEvent(Context.millis(timeout));
-        return cq == 0 ? null : context.cqAt(cq);
+        long address = handle.getCqEvent(Context.millis(timeout));
+        if (address == 0) {
+            return null;
+        }
+        Cq cq = context.cqAt(address);
+        if (cq != null) {
+            cq.countEvent();
+        }
+        return cq;
     }
 
     /** The native object, for a CQ made with this channel. */

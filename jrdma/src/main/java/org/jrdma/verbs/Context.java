@@ -5,7 +5,11 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jrdma.NoSuchDeviceException;
+import org.jrdma.RdmaException;
 import org.jrdma.devices.EndPort;
+import org.jrdma.devices.RdmaDevice;
+import org.jrdma.devices.SysfsDevices;
 import org.jrdma.iba.Gid;
 import org.jrdma.verbs.ffi.IbvContext;
 
@@ -27,7 +31,8 @@ import org.jrdma.verbs.ffi.IbvContext;
 public final class Context extends Resource {
     private final IbvContext handle;
     private final String deviceName;
-    private final EndPort endPort;
+    /** Replaced by a port event's fresh state ({@link #handleAsyncEvent}). */
+    private volatile EndPort endPort;
     /** The CQs, QPs and SRQs of this context by the address of their C structure, for events. */
     private final Map<Long, Resource> byAddress = new ConcurrentHashMap<>();
     private final Map<Integer, Qp> qpsByNum = new ConcurrentHashMap<>();
@@ -72,6 +77,30 @@ public final class Context extends Resource {
     public DeviceAttr queryDevice() {
         checkOpen();
         return DeviceAttr.of(handle.queryDevice());
+    }
+
+    /**
+     * The attributes of the port of this context's end port ({@code ibv_query_port}),
+     * python-rdma's {@code query_port()} without a port.
+     *
+     * @throws IllegalStateException if the context was opened by device name, without an end port
+     */
+    public PortAttr queryPort() {
+        EndPort port = endPort;
+        if (port == null) {
+            throw new IllegalStateException(describe() + " was opened without an end port; name the port");
+        }
+        return queryPort(port.portNumber());
+    }
+
+    /**
+     * The RDMA device this context is open on, as the system lists it now ({@code sysfs}):
+     * python-rdma's {@code ctx.node}.
+     *
+     * @throws NoSuchDeviceException if the system no longer lists the device
+     */
+    public RdmaDevice node() {
+        return RdmaDevice.find(SysfsDevices.system().read(), deviceName);
     }
 
     /** The attributes of port {@code port}, from 1 ({@code ibv_query_port}). */
@@ -164,19 +193,42 @@ public final class Context extends Resource {
             case CQ -> new AsyncEvent(type, (Cq) byAddress.get(raw.element()), null, null, 0);
             case QP -> new AsyncEvent(type, null, (Qp) byAddress.get(raw.element()), null, 0);
             case SRQ -> new AsyncEvent(type, null, null, (Srq) byAddress.get(raw.element()), 0);
-            case PORT -> new AsyncEvent(type, null, null, null, raw.portNum());
-            case NONE -> new AsyncEvent(type, null, null, null, 0);
+            case PORT -> portEvent(type, raw.portNum());
+            case NONE -> new AsyncEvent(type, null, null, null, 0, null, systemDevice());
         };
     }
 
     /**
-     * python-rdma's {@code handle_async_event}: raises the events that report a failure.
+     * python-rdma's {@code handle_async_event}: reloads the cached end port from a port event
+     * ({@link #endPort()} then reports the port's state after it, as the seed updates its end-port
+     * cache) and raises the events that report a failure.
      *
      * @throws AsyncException if {@code event.type().isError()}
      */
     public void handleAsyncEvent(AsyncEvent event) {
+        EndPort refreshed = event.endPort();
+        EndPort current = endPort;
+        if (refreshed != null && current != null && refreshed.isSamePort(current)) {
+            endPort = refreshed;
+        }
         if (event.type().isError()) {
             throw new AsyncException(event.type().value(), event.type().text() + " on " + event.subject());
+        }
+    }
+
+    /** An event of port {@code portNum}, with the device and the port as the system reports them now (null if it does not). */
+    private AsyncEvent portEvent(EventType type, int portNum) {
+        RdmaDevice device = systemDevice();
+        EndPort port = device == null ? null : device.endPort(portNum).orElse(null);
+        return new AsyncEvent(type, null, null, null, portNum, port, device);
+    }
+
+    /** This context's device as sysfs shows it now, or null if sysfs does not list it or cannot be read. */
+    private RdmaDevice systemDevice() {
+        try {
+            return node();
+        } catch (RdmaException e) {
+            return null;
         }
     }
 

@@ -1,5 +1,6 @@
 package org.jrdma.verbs;
 
+import java.util.concurrent.atomic.AtomicLong;
 import org.jrdma.verbs.ffi.IbvCq;
 
 /**
@@ -12,6 +13,7 @@ public final class Cq extends Resource {
     private final Context context;
     private final CompChannel channel;
     private final IbvCq handle;
+    private final AtomicLong compEvents = new AtomicLong();
 
     private Cq(Context context, CompChannel channel, IbvCq handle) {
         this.context = context;
@@ -89,6 +91,19 @@ public final class Cq extends Resource {
     public void reqNotify(boolean solicitedOnly) {
         checkOpen();
         handle.reqNotify(solicitedOnly);
+    }
+
+    /**
+     * How many completion events its channel has delivered for this queue (each acknowledged
+     * with {@code ibv_ack_cq_events} when taken), python-rdma's {@code cq.comp_events}.
+     */
+    public long compEvents() {
+        return compEvents.get();
+    }
+
+    /** Counts a completion event its channel delivered. */
+    void countEvent() {
+        compEvents.incrementAndGet();
     }
 
     /** The native object, for a queue pair completing on this CQ. */

@@ -165,6 +165,37 @@ public final class Pd extends Resource {
         return ah;
     }
 
+    /**
+     * Closes the cached address handle of {@code path}, if there is one: python-rdma's
+     * {@code path.drop_cache()}, here on the domain that holds the cache (a path is immutable). The
+     * next {@link #ah(IBPath)} of the path makes a new handle.
+     *
+     * @return whether a handle was dropped
+     * @throws IllegalStateException  if the handle is in use by a call in another thread
+     * @throws org.jrdma.SysException if {@code ibv_destroy_ah} fails
+     */
+    public boolean dropCache(IBPath path) {
+        Objects.requireNonNull(path, "path");
+        Ah ah;
+        synchronized (ahs) {
+            ah = ahs.remove(path);
+        }
+        if (ah == null || ah.isClosed()) {
+            return false;
+        }
+        ah.close();
+        return true;
+    }
+
+    /**
+     * The queue pair numbered {@code qpNum} made in this domain, or null: python-rdma's
+     * {@code pd.from_qp_num(num)}.
+     */
+    public Qp fromQpNum(int qpNum) {
+        Qp qp = context.qp(qpNum);
+        return qp != null && qp.pd() == this ? qp : null;
+    }
+
     /** How many address handles {@link #ah(IBPath)} keeps. */
     public int ahCacheCapacity() {
         synchronized (ahs) {

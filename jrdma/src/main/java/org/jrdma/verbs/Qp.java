@@ -51,8 +51,10 @@ public final class Qp extends Resource implements RecvQueue {
     private final Cq recvCq;
     private final Srq srq;
     private final IbvQp handle;
+    private final boolean sqSigAll;
 
     private Qp(Pd pd, QpInitAttr init, IbvQp handle) {
+        this.sqSigAll = init.sqSigAll();
         this.pd = pd;
         this.type = init.qpType();
         this.sendCq = init.sendCq();
@@ -287,6 +289,32 @@ public final class Qp extends Resource implements RecvQueue {
         return query(QUERYABLE);
     }
 
+    /** The current state ({@code ibv_query_qp} of {@code qp_state}), python-rdma's {@code qp.state}. */
+    public QpState state() {
+        return query(QpAttr.STATE).qpState();
+    }
+
+    /**
+     * The attributes {@code mask} selects and the creation attributes, as python-rdma's
+     * {@code qp.query(mask)} returns them: {@code ibv_query_qp}'s {@code qp_attr} and
+     * {@code qp_init_attr} (type, CQs, SRQ, the capabilities as the device set them,
+     * {@code sq_sig_all}).
+     */
+    public Query queryWithInit(int mask) {
+        QpAttr attr = query(mask | QpAttr.CAP);
+        QpInitAttr init = new QpInitAttr(type, sendCq, recvCq).cap(attr.cap()).sqSigAll(sqSigAll);
+        return new Query(attr, srq == null ? init : init.srq(srq));
+    }
+
+    /**
+     * What {@link #queryWithInit} returns.
+     *
+     * @param attr the attributes asked for
+     * @param init the creation attributes
+     */
+    public record Query(QpAttr attr, QpInitAttr init) {
+    }
+
     /** The attributes {@code mask} selects ({@code ibv_query_qp}); the others may be left 0. */
     public QpAttr query(int mask) {
         checkOpen();
@@ -383,6 +411,25 @@ public final class Qp extends Resource implements RecvQueue {
         Objects.requireNonNull(gid, "gid");
         checkOpen();
         handle.attachMcast(gid, Args.unsigned("lid", lid, 16));
+    }
+
+    /**
+     * Joins the multicast group {@code path} leads to, its DGID and DLID (python-rdma's
+     * {@code attach_mcast(path)}).
+     *
+     * @throws IllegalArgumentException if the path has no DGID
+     */
+    public void attachMcast(IBPath path) {
+        attachMcast(mcastGid(path), path.dlid());
+    }
+
+    /** Leaves the multicast group {@code path} leads to, its DGID and DLID (python-rdma's {@code detach_mcast(path)}). */
+    public void detachMcast(IBPath path) {
+        detachMcast(mcastGid(path), path.dlid());
+    }
+
+    private static Gid mcastGid(IBPath path) {
+        return path.dgid().orElseThrow(() -> new IllegalArgumentException("a multicast group needs the path's DGID: " + path));
     }
 
     /** Leaves the multicast group {@code gid} with LID {@code lid} ({@code ibv_detach_mcast}). */

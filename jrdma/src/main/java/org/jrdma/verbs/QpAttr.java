@@ -327,6 +327,14 @@ public final class QpAttr {
         return set(CAP);
     }
 
+    /**
+     * Sets {@code ah_attr} ({@link #AV}) to the address of {@code path}
+     * ({@link AhAttr#fromPath}), python-rdma's {@code qp_attr.ah_attr = path}.
+     */
+    public QpAttr ahAttr(IBPath path) {
+        return ahAttr(AhAttr.fromPath(path));
+    }
+
     /** {@code ah_attr}: the primary path of a connected queue pair. */
     public AhAttr ahAttr() {
         return ahAttr;

@@ -87,6 +87,30 @@ public final class WcBuffer {
         }
     }
 
+    /**
+     * Throws unless completion {@code i}, taken from {@code cq}, succeeded, as python-rdma's
+     * {@code raise WCError(wc, cq, msg=message)}: the exception names the CQ, the queue pair (the
+     * SRQ for a receive on one) found by number in the CQ's context, whether the send or receive
+     * queue failed (known when the queue pair completes them on different CQs), and the opcode.
+     *
+     * @param message what to add to the exception's message, or null
+     * @throws WcException if the completion has an error status
+     */
+    public void check(int i, Cq cq, String message) {
+        Objects.requireNonNull(cq, "cq");
+        if (isSuccess(i)) {
+            return;
+        }
+        WcStatus status = status(i);
+        Qp qp = cq.context().qp(qpNum(i));
+        Boolean isRq = null;
+        if (qp != null && qp.sendCq() != qp.recvCq()) {
+            isRq = cq == qp.recvCq() ? Boolean.TRUE : cq == qp.sendCq() ? Boolean.FALSE : null;
+        }
+        RecvQueue queue = qp != null && Boolean.TRUE.equals(isRq) && qp.srq() != null ? qp.srq() : qp;
+        throw new WcException(status.value(), status.text(), qpNum(i), wrId(i), wcs.opcode(i), cq, queue, isRq, message);
+    }
+
     /** {@code opcode} of successful completion {@code i}. */
     public WcOpcode opcode(int i) {
         return WcOpcode.fromValue(wcs.opcode(Objects.checkIndex(i, count)));

@@ -138,6 +138,38 @@ public final class CqPoller {
         this.wakeAt = wakeAtNanos;
     }
 
+    /**
+     * When the current iteration ends ({@link System#nanoTime()} time), python-rdma's readable
+     * {@code wakeat}; {@code Long.MAX_VALUE} when it has no deadline.
+     */
+    public long wakeAt() {
+        return deadline ? wakeAt : Long.MAX_VALUE;
+    }
+
+    /**
+     * Sleeps until the completion channel signals the queue, or {@link System#nanoTime()} reaches
+     * {@code wakeAtNanos}, handling asynchronous events meanwhile: python-rdma's
+     * {@code sleep(wakeat)}. As there, arm the queue ({@link Cq#reqNotify}) and poll it empty
+     * first, or a completion that came before may never signal.
+     *
+     * @return true if the channel signalled this queue, or when there is no channel (nothing to
+     *         sleep on); false when the time ran out first
+     */
+    public boolean sleep(long wakeAtNanos) {
+        if (waiter == null) {
+            return true;
+        }
+        while (true) {
+            long left = wakeAtNanos - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            if (await(left)) {
+                return true;
+            }
+        }
+    }
+
     private Completions start(long count, boolean hasDeadline, long wakeAtNanos) {
         if (count < 0) {
             throw new IllegalArgumentException("count must not be negative, not " + count);
@@ -171,13 +203,16 @@ public final class CqPoller {
             if (waiter == null) {
                 Thread.onSpinWait();
             } else {
-                sleep(left);
+                await(left);
             }
         }
     }
 
-    /** Waits up to {@code nanos} (negative: for ever) for the channel, handling asynchronous events. */
-    private void sleep(long nanos) {
+    /**
+     * Waits up to {@code nanos} (negative: for ever) for the channel, handling asynchronous events;
+     * true if the channel signalled this queue.
+     */
+    private boolean await(long nanos) {
         int ready = waiter.await(nanos);
         if ((ready & EventWaiter.ASYNC_EVENT) != 0) {
             AsyncEvent event = context.getAsyncEvent(Duration.ZERO);
@@ -187,7 +222,9 @@ public final class CqPoller {
         }
         if ((ready & EventWaiter.COMPLETION) != 0 && channel.getEvent(Duration.ZERO) == cq) {
             armed = false;
+            return true;
         }
+        return false;
     }
 
     /** The one iteration of the poller: its own {@link Iterable} and {@link Iterator}. */

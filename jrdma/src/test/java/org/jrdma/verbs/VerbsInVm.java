@@ -131,12 +131,19 @@ public final class VerbsInVm {
         check("ud with address handle", this::ud);
         check("address handle cache keeps the paths used last", this::ahCache);
         check("multicast attach/detach", this::multicast);
+        SeedVerbsInVm seed = new SeedVerbsInVm(device, gid);
+        check("seed context node, query_port and port events", seed::contextNodePortAndPortEvents);
+        check("seed qp state, query with init attributes, from_qp_num", seed::qpStateQueryAndLookup);
+        check("seed work completion error detail", seed::workCompletionErrorDetail);
+        check("seed multicast, ah_attr and drop_cache from paths", seed::pathsForMulticastAttributesAndAddressHandles);
+        check("seed comp_events, CqPoller sleep and wakeat", seed::completionEventsAndPollerSleep);
         check("steady-state allocation", this::allocation);
         check("prepared work requests", this::prepared);
         check("misuse of prepared work requests", this::preparedMisuse);
         check("confined context", this::confined);
         check("use after close", this::useAfterClose);
         check("double close and parent closes children", this::closeOrder);
+        check("seed real port events refresh the end port", seed::realPortEvents);
         check("no kernel objects left", () -> equal(resourcesBefore, rdmaResources(), "rdma resource objects"));
         arena.close();
     }

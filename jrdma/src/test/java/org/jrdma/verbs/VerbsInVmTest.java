@@ -51,12 +51,18 @@ class VerbsInVmTest {
             "ud with address handle",
             "address handle cache keeps the paths used last",
             "multicast attach/detach",
+            "seed context node, query_port and port events",
+            "seed qp state, query with init attributes, from_qp_num",
+            "seed work completion error detail",
+            "seed multicast, ah_attr and drop_cache from paths",
+            "seed comp_events, CqPoller sleep and wakeat",
             "steady-state allocation",
             "prepared work requests",
             "misuse of prepared work requests",
             "confined context",
             "use after close",
             "double close and parent closes children",
+            "seed real port events refresh the end port",
             "no kernel objects left");
 
     @TestFactory

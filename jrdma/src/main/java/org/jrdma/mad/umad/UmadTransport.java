@@ -185,7 +185,7 @@ public final class UmadTransport implements MadTransport {
         if (mad.length < (rmpp ? RMPP_HEADER_END : MAD_SIZE)) {
             throw new IllegalArgumentException("a MAD is at least " + MAD_SIZE + " bytes, not " + mad.length);
         }
-        int agent = agentFor(mad);
+        int agent = to.agentId() >= 0 ? registeredAgent(to.agentId()) : agentFor(mad);
         if (isResponse(mad)) {
             file.write(agent, 0, mad, address(to));
             return;
@@ -293,6 +293,33 @@ public final class UmadTransport implements MadTransport {
         checkByte("management class", mgmtClass);
         checkByte("class version", classVersion);
         client(mgmtClass, classVersion, 0);
+    }
+
+    /**
+     * Registers the client agent of a management class, version and (for vendor classes
+     * 0x30-0x4F) OUI now, python-rdma's {@code register_client(mgmt_class, class_version, oui)},
+     * and returns its agent ID: a path whose {@link org.jrdma.path.IBPath#umadAgentId()} names it
+     * sends through it. Returns the existing agent of the class and version if there is one.
+     */
+    public int registerClient(int mgmtClass, int classVersion, int oui) {
+        checkByte("management class", mgmtClass);
+        checkByte("class version", classVersion);
+        if (oui < 0 || oui > 0xFFFFFF) {
+            throw new IllegalArgumentException("OUI 0x" + Integer.toHexString(oui) + " outside 0..0xFFFFFF");
+        }
+        return client(mgmtClass, classVersion, oui);
+    }
+
+    /** {@code agentId}, checked to be an agent this transport registered (a path's {@code umad_agent_id}). */
+    private int registeredAgent(int agentId) {
+        synchronized (agents) {
+            checkOpen();
+            if (!registered.contains(agentId)) {
+                throw new IllegalArgumentException("umad agent " + agentId + " is not one " + describe() + " registered: "
+                        + registered);
+            }
+            return agentId;
+        }
     }
 
     /** The agent for a MAD's class and version, registered as a client on first use. */

@@ -269,6 +269,16 @@ public final class UmadLoopbackMain {
                 check(tablesOk, "transactor over umad: SubnAdmGetTable replies segmented and reassembled by the kernel: " + sizes);
                 TestVendorAttributes.Counters later = client.async(m -> m.vendGet(TestVendorAttributes.Counters.class, path, 7)).join();
                 check(later.equals(new TestVendorAttributes.Counters().fill(7)), "transactor over umad: async VendGet completed");
+                int agent = ((UmadTransport) client.engine().transport()).registerClient(VENDOR_CLASS, 1, 0);
+                IBPath viaAgent = path.copy(b -> b.umadAgentId(agent));
+                check(client.vendGet(TestVendorAttributes.Counters.class, viaAgent, 9).equals(new TestVendorAttributes.Counters().fill(9)),
+                        "umad_agent_id: a request goes through the path's agent " + agent);
+                try {
+                    client.vendGet(TestVendorAttributes.Counters.class, path.copy(b -> b.umadAgentId(agent + 100)), 9);
+                    check(false, "umad_agent_id: sent through an agent never registered");
+                } catch (IllegalArgumentException e) {
+                    check(true, "umad_agent_id: an agent the transport did not register is refused: " + e.getMessage());
+                }
             } catch (RuntimeException e) {
                 check(false, "transactor over umad: " + e);
             } finally {

@@ -33,6 +33,8 @@ class UmadTransportVmTest {
             "PASS transactor over umad: VendGet answered by a transactor's sendReply",
             "PASS transactor over umad: SubnAdmGetTable replies segmented and reassembled by the kernel: [1 of 1, 3 of 3, 40 of 40]",
             "PASS transactor over umad: async VendGet completed",
+            "PASS umad_agent_id: a request goes through the path's agent",
+            "PASS umad_agent_id: an agent the transport did not register is refused",
             "PASS Rdma.getGmpMad: closing the transactor closed its engine",
             "PASS Rdma.getUmad: the device opens again after close",
             "DONE all passed");

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jrdma.Rdma;
 import org.jrdma.devices.EndPort;
@@ -84,6 +85,7 @@ public final class VMadInVm {
         checks.check("timeout when nobody answers", this::timeout);
         checks.check("bad paths (no GRH on RoCE, GRH without DGID, SMPs, QP0)", this::badPaths);
         checks.check("close then use; the QP is gone", this::closeThenUse);
+        checks.check("get_gmp_mad falls back to a VMad on a port without umad", this::gmpMadFallback);
         checks.exit();
     }
 
@@ -250,6 +252,42 @@ public final class VMadInVm {
             expect(IllegalArgumentException.class, "GRH", () -> lidOnly.subnAdmGet(new SaPathRecord(), 0, 1));
             vmad.sendto(get, toQp1.copy(b -> b.sgid(null)));   // a missing SGID is the port's GID 0
         }
+    }
+
+    /**
+     * python-rdma's {@code get_gmp_mad(end_port[, verbs=ctx])} on a port without a umad device
+     * (this port as sysfs shows it, less its umad path): a transactor on a {@link VMad}, whose
+     * CommMgt Get reaches the kernel's GSI, and which closes its own context but not the caller's.
+     */
+    private void gmpMadFallback() {
+        EndPort noUmad = new EndPort(endPort.deviceName(), endPort.portNumber(), endPort.lid(), endPort.lmc(), endPort.smLid(),
+                endPort.smSl(), endPort.state(), endPort.physState(), endPort.rate(), endPort.capabilityMask(),
+                endPort.linkLayer(), endPort.gids(), endPort.pkeys(), endPort.subnetTimeout(), Optional.empty(),
+                endPort.issmPath());
+        IBPath path = toQp1.copy(b -> b.endPort(noUmad));
+        try (MadTransactor mt = Rdma.getGmpMad(noUmad)) {
+            require(mt.engine().transport() instanceof VMad, "transport " + mt.engine().transport().describe());
+            MadException unsupported = expectMadException(() -> mt.commMgtGet(MadClassPortInfo.class, path));
+            equal(0x000C, unsupported.status().orElse(-1), "the GSI's status: unsupported method/attribute");
+        }
+        try (Context ctx = Rdma.getVerbs(endPort)) {
+            try (MadTransactor mt = Rdma.getGmpMad(noUmad, ctx)) {
+                require(mt.engine().transport() instanceof VMad, "transport " + mt.engine().transport().describe());
+            }
+            require(!ctx.isClosed(), "closing the transactor leaves the caller's context open");
+        }
+        try (MadTransactor mt = Rdma.getGmpMad(endPort)) {
+            require(mt.engine().transport() instanceof UmadTransport, "with umad: " + mt.engine().transport().describe());
+        }
+    }
+
+    private static MadException expectMadException(Runnable rpc) {
+        try {
+            rpc.run();
+        } catch (MadException e) {
+            return e;
+        }
+        throw new AssertionError("the RPC succeeded");
     }
 
     private void closeThenUse() throws Exception {

@@ -26,7 +26,8 @@ class VMadInVmTest {
             "server on the VMad answering a umad client's VendGet by sendReply",
             "timeout when nobody answers",
             "bad paths (no GRH on RoCE, GRH without DGID, SMPs, QP0)",
-            "close then use; the QP is gone");
+            "close then use; the QP is gone",
+            "get_gmp_mad falls back to a VMad on a port without umad");
 
     @TestFactory
     Stream<DynamicTest> vmadOnSoftRoce() {
