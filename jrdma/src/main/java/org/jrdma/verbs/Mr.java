@@ -84,6 +84,11 @@ public final class Mr extends Resource {
         return new Sge(addr() + offset, (int) length, lkey());
     }
 
+    /** The native object, for the extended verbs ({@link QpEx}, {@link Mw}). */
+    IbvMr handle() {
+        return handle;
+    }
+
     @Override
     String describe() {
         return String.format("MR 0x%x+%d on %s", addr(), length(), pd.context().deviceName());
