@@ -8,13 +8,16 @@ import org.jrdma.verbs.ffi.IbvCqEx;
  * {@link Context#cqEx}: completions are read in place, one field at a time, instead of being copied
  * into {@code struct ibv_wc}s. A poll is {@link #startPoll()}, then for each completion its
  * {@link #wrId()}, {@link #status()} and the fields asked for at creation ({@link WcFlagsEx}),
- * {@link #nextPoll()} to the next, and {@link #endPoll()} once done:
+ * {@link #nextPoll()} to the next until it finds none, or {@link #endPoll()} to stop earlier:
  *
  * <pre>{@code
  * if (cq.startPoll()) {
  *     do {
  *         handle(cq.wrId(), cq.status(), cq.byteLen());
- *     } while (cq.nextPoll());
+ *     } while (cq.nextPoll());            // false: no more, and the poll is over
+ * }
+ * if (cq.startPoll()) {                   // or: take one completion
+ *     handle(cq.wrId(), cq.status(), cq.byteLen());
  *     cq.endPoll();
  * }
  * }</pre>
@@ -29,13 +32,24 @@ public final class CqEx implements AutoCloseable {
 
     private final Cq cq;
     private final IbvCqEx handle;
+    /** rxe's vendor ID ({@code RXE_VENDOR_ID}, 0xFFFFFF), whose {@code next_poll} ends the poll itself. */
+    private static final int RXE_VENDOR_ID = 0xFFFFFF;
+
     private final long wcFlags;
+    /**
+     * Whether the provider's {@code next_poll} ends the poll when it finds no more completions:
+     * soft-RoCE's ({@code providers/rxe/rxe.c}, rdma-core 44) stores the consumer index and unlocks
+     * there, so an {@code ibv_end_poll} after it, as the man page asks, would consume one completion
+     * more than there is and corrupt the queue.
+     */
+    private final boolean emptyNextEndsPoll;
     private boolean polling;
 
-    private CqEx(Cq cq, IbvCqEx handle, long wcFlags) {
+    private CqEx(Cq cq, IbvCqEx handle, long wcFlags, boolean emptyNextEndsPoll) {
         this.cq = cq;
         this.handle = handle;
         this.wcFlags = wcFlags;
+        this.emptyNextEndsPoll = emptyNextEndsPoll;
     }
 
     /** {@code ibv_create_cq_ex}, its {@code ibv_cq} registered as {@link Cq#create} registers one. */
@@ -48,7 +62,8 @@ public final class CqEx implements AutoCloseable {
             throw UnsupportedVerbException.translate(e, wcFlags == 0 ? "ibv_create_cq_ex"
                     : String.format("ibv_create_cq_ex with wc_flags 0x%x", wcFlags));
         }
-        return new CqEx(Cq.adopt(context, channel, handle.cq()), handle, wcFlags);
+        boolean rxe = context.queryDevice().vendorId() == RXE_VENDOR_ID;
+        return new CqEx(Cq.adopt(context, channel, handle.cq()), handle, wcFlags, rxe);
     }
 
     /** The queue as a {@link Cq}: for queue pairs, {@code ibv_poll_cq}, events, resizing. */
@@ -85,22 +100,40 @@ public final class CqEx implements AutoCloseable {
         return false;
     }
 
+    /** Whether a poll is under way: {@link #startPoll()} found a completion and {@link #endPoll()} was not called yet. */
+    public boolean polling() {
+        return polling;
+    }
+
     /**
      * Moves to the next completion ({@code ibv_next_poll}). Allocates nothing.
      *
-     * @return true when there is one, false when the queue has no more (the poll stays under way
-     *         until {@link #endPoll()})
+     * @return true when there is one; false when the queue has no more, and then the poll is over:
+     *         jrdma has ended it ({@code ibv_end_poll}, unless the provider's {@code next_poll}
+     *         already did, as soft-RoCE's does), and {@link #endPoll()} must not follow
      */
     public boolean nextPoll() {
         current();
         int rc = handle.nextPoll();
-        if (rc != 0 && rc != ENOENT) {
+        if (rc == 0) {
+            return true;
+        }
+        polling = false;
+        if (!emptyNextEndsPoll) {
+            handle.endPoll();
+        }
+        if (rc != ENOENT) {
             throw new SysException("ibv_next_poll", rc);
         }
-        return rc == 0;
+        return false;
     }
 
-    /** Ends the poll ({@code ibv_end_poll}): the completions read are consumed. Allocates nothing. */
+    /**
+     * Ends the poll ({@code ibv_end_poll}) after a completion was read: the completions read are
+     * consumed. Allocates nothing.
+     *
+     * @throws IllegalStateException if no poll is under way (also after {@link #nextPoll()} returned false)
+     */
     public void endPoll() {
         current();
         polling = false;

@@ -183,7 +183,8 @@ public final class QpEx implements AutoCloseable {
     /**
      * Binds memory window {@code mw} under its new key {@code rkey} ({@link Mw#nextRkey()}) to
      * {@code length} bytes at {@code addr} of {@code mr} with {@link Access} rights {@code access}
-     * ({@code ibv_wr_bind_mw}); {@code mr} null (and 0, 0) unbinds it.
+     * ({@code ibv_wr_bind_mw}); {@code mr} null (and 0, 0) unbinds it. The window's
+     * {@link Mw#rkey()} becomes {@code rkey} at once, as the next bind must name it.
      */
     public QpEx bindMw(Mw mw, int rkey, Mr mr, long addr, long length, int access) {
         op(SendOps.BIND_MW, "BIND_MW");

@@ -43,10 +43,10 @@ class VerbsExInVmTest {
             "qp_ex rdma write with imm, rdma read, atomics",
             "qp_ex batch, sge list and inline data",
             "misuse of qp_ex and cq_ex",
-            "memory window type 1: bind and remote write",
-            "memory window type 2: bind by qp_ex, remote read, send with invalidate",
-            "memory window type 2: local invalidate",
             "steady-state allocation of the qp_ex/cq_ex ping-pong",
+            "memory window type 1, bind and remote write",
+            "memory window type 2, bind by qp_ex, remote read, send with invalidate",
+            "memory window type 2, local invalidate",
             "close qp_ex and cq_ex with their context",
             "no kernel objects left");
 
@@ -62,7 +62,7 @@ class VerbsExInVmTest {
         }
         Path oracle = NativeCommand.gcc(dir, "xverbs_oracle", List.of("-Werror", "-O2", source.toString(), "-libverbs"),
                 "libibverbs-dev");
-        VmResult result = SoftRoceVm.create().runJava(Duration.ofMinutes(6), VerbsExInVm.class,
+        VmResult result = SoftRoceVm.create().runJava(Duration.ofMinutes(8), VerbsExInVm.class,
                 List.of(Verbs.class, Gid.class), "rxe0", oracle.toString(), Integer.toString(ROUND_TRIPS));
         System.out.println("VerbsExInVm in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n" + result.output());
         return PassFailChecks.of(result, CHECKS);

@@ -66,6 +66,11 @@ public final class IbvMw extends NativeObject {
         return (int) RKEY.get(ptr, 0L);
     }
 
+    /** Sets {@code mw->rkey}, after a bind built by {@link IbvQpEx#bindMw}. */
+    void setRkey(int rkey) {
+        RKEY.set(ptr, 0L, rkey);
+    }
+
     /** {@code mw->type}: 1 or 2. */
     public int type() {
         return (int) TYPE.get(ptr, 0L);

@@ -296,7 +296,9 @@ public final class IbvQpEx {
     /**
      * {@code ibv_wr_bind_mw(qpx, mw, rkey, &bind_info)}: binds window {@code mw} under its new key
      * {@code rkey} to {@code length} bytes at {@code addr} of region {@code mr} (or unbinds it:
-     * null, 0, 0) with {@code access} rights.
+     * null, 0, 0) with {@code access} rights, then sets {@code mw->rkey} to {@code rkey}: a
+     * provider names the window in its next bind by that field (soft-RoCE's kernel refuses a bind
+     * whose window key is stale) and not every provider updates it.
      */
     public void bindMw(IbvMw mw, int rkey, IbvMr mr, long addr, long length, int access) {
         BIND_MR.set(bindInfo, 0L, mr == null ? MemorySegment.NULL : mr.ptr);
@@ -305,6 +307,7 @@ public final class IbvQpEx {
         BIND_ACCESS.set(bindInfo, 0L, access);
         try {
             VOID_QP_AIA.invokeExact(present(wrBindMw, "ibv_wr_bind_mw"), qpEx, mw.ptr, rkey, bindInfo);
+            mw.setRkey(rkey);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
