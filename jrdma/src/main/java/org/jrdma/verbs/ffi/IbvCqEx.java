@@ -250,11 +250,6 @@ public final class IbvCqEx {
         return readInt(readFlowTag, "ibv_wc_read_flow_tag");
     }
 
-    /** Whether the provider gave entry {@code read_*} (it leaves out those of fields not asked for). */
-    public boolean hasReader(String name) {
-        return entry(name).address() != 0;
-    }
-
     private int readInt(MemorySegment function, String call) {
         try {
             check(function, call);

@@ -3,7 +3,6 @@ package org.jrdma.verbs.ffi;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -45,8 +44,6 @@ public final class IbvQpEx {
             FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
     private static final MethodHandle VOID_QP_LL = Ibv.pointer(FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle VOID_QP_LA = Ibv.pointer(FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS));
-    private static final MethodHandle VOID_QP_ASS = Ibv.pointer(
-            FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_SHORT, JAVA_SHORT));
 
     private static final VarHandle INIT_SEND_CQ = Structs.handle(StructsEx.IBV_QP_INIT_ATTR_EX, "send_cq");
     private static final VarHandle INIT_RECV_CQ = Structs.handle(StructsEx.IBV_QP_INIT_ATTR_EX, "recv_cq");
@@ -93,11 +90,9 @@ public final class IbvQpEx {
     private final MemorySegment wrSend;
     private final MemorySegment wrSendImm;
     private final MemorySegment wrSendInv;
-    private final MemorySegment wrSendTso;
     private final MemorySegment wrSetUdAddr;
     private final MemorySegment wrSetXrcSrqn;
     private final MemorySegment wrSetInlineData;
-    private final MemorySegment wrSetInlineDataList;
     private final MemorySegment wrSetSge;
     private final MemorySegment wrSetSgeList;
     private final MemorySegment wrStart;
@@ -119,11 +114,9 @@ public final class IbvQpEx {
         wrSend = entry("wr_send");
         wrSendImm = entry("wr_send_imm");
         wrSendInv = entry("wr_send_inv");
-        wrSendTso = entry("wr_send_tso");
         wrSetUdAddr = entry("wr_set_ud_addr");
         wrSetXrcSrqn = entry("wr_set_xrc_srqn");
         wrSetInlineData = entry("wr_set_inline_data");
-        wrSetInlineDataList = entry("wr_set_inline_data_list");
         wrSetSge = entry("wr_set_sge");
         wrSetSgeList = entry("wr_set_sge_list");
         wrStart = entry("wr_start");
@@ -353,24 +346,6 @@ public final class IbvQpEx {
     public void setInlineData(long addr, long length) {
         try {
             VOID_QP_LL.invokeExact(present(wrSetInlineData, "ibv_wr_set_inline_data"), qpEx, addr, length);
-        } catch (Throwable t) {
-            throw Errors.rethrow(t);
-        }
-    }
-
-    /** {@code ibv_wr_set_inline_data_list} over the first {@code count} {@code struct ibv_data_buf} of {@code bufs}. */
-    public void setInlineDataList(long count, MemorySegment bufs) {
-        try {
-            VOID_QP_LA.invokeExact(present(wrSetInlineDataList, "ibv_wr_set_inline_data_list"), qpEx, count, bufs);
-        } catch (Throwable t) {
-            throw Errors.rethrow(t);
-        }
-    }
-
-    /** {@code ibv_wr_send_tso}: {@code hdr} is the packet header the device replicates. */
-    public void sendTso(long hdr, short hdrSz, short mss) {
-        try {
-            VOID_QP_ASS.invokeExact(present(wrSendTso, "ibv_wr_send_tso"), qpEx, hdr, hdrSz, mss);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
