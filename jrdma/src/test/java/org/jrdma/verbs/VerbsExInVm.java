@@ -92,6 +92,12 @@ public final class VerbsExInVm {
 
     private void run() throws Exception {
         int resourcesBefore = rdmaResources();
+        check("fork_init as in C", () -> {
+            equal("0", c.get("fork_init"), "C's ibv_fork_init");
+            ForkStatus status = Verbs.forkInit();
+            equal(c.get("fork_status"), Integer.toString(status.value()), "ibv_is_fork_initialized (C, Java " + status + ")");
+            System.out.println("  " + status);
+        });
         ctx = Verbs.open(device);
         gid = ctx.queryGid(PORT, GID_INDEX);
         check("C ping-pong through ibv_wr_* and ibv_start_poll", () -> {

@@ -29,6 +29,7 @@ class VerbsExInVmTest {
 
     /** Every check {@link VerbsExInVm} makes, in its order. */
     private static final List<String> CHECKS = List.of(
+            "fork_init as in C",
             "C ping-pong through ibv_wr_* and ibv_start_poll",
             "query_device_ex matches C",
             "query_rt_values_ex refused as in C",

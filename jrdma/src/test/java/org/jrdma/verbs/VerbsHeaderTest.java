@@ -65,6 +65,7 @@ class VerbsHeaderTest {
         flags(c, "IBV_QP_", QpAttr.class);
         flags(c, "IBV_WC_", WcBuffer.class);
         flags(c, "IBV_", PortAttr.class);
+        constants(c, "IBV_FORK_", ForkStatus.values());
         flags(c, "IBV_WC_EX_WITH_", WcFlagsEx.class);
         flags(c, "IBV_QP_EX_WITH_", SendOps.class);
         flags(c, "IBV_MW_", Mw.class);

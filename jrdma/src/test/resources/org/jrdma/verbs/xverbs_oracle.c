@@ -71,6 +71,8 @@ static int one(struct ibv_cq_ex *cq, int *opcode, uint32_t *len)
 int main(int argc, char **argv)
 {
 	int n, iters = argc > 2 ? atoi(argv[2]) : 1000;
+	printf("fork_init=%d\n", ibv_fork_init());
+	printf("fork_status=%d\n", ibv_is_fork_initialized());
 	struct ibv_device **list = ibv_get_device_list(&n);
 	for (int i = 0; i < n; i++)
 		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))

@@ -65,7 +65,7 @@ public final class ExtendedVerbsDemoStep {
 
     /** The step inside the VM, on the device named by the first argument. */
     public static void main(String[] args) {
-        try (Context ctx = Verbs.open(args[0]); Arena arena = Arena.ofShared()) {
+        try (Context ctx = Verbs.openConfined(args[0]); Arena arena = Arena.ofConfined()) {
             DeviceAttrEx attr = ctx.queryDeviceEx();
             System.out.printf("ibv_query_device_ex: device_cap_flags_ex 0x%x (memory windows %s, type 2B %s, XRC %s),"
                     + " ODP general caps 0x%x, completion timestamp mask 0x%x, hca_core_clock %d kHz, phys_port_cnt_ex %d%n",
