@@ -135,6 +135,27 @@ public final class Pd extends Resource {
     }
 
     /**
+     * Registers {@code memory} ({@code ibv_reg_mr_iova}) so that the device sees it at I/O virtual
+     * address {@code iova}: remote sides and local scatter/gather elements name it there
+     * ({@link Mr#addr()} is {@code iova}), wherever it is in this process. Checked as
+     * {@link #mr(MemorySegment, int)} checks.
+     */
+    public Mr mrIova(MemorySegment memory, long iova, int access) {
+        Objects.requireNonNull(memory, "memory");
+        if (!memory.isNative() || memory.byteSize() == 0) {
+            throw new IllegalArgumentException("only non-empty native memory can be registered, not " + memory);
+        }
+        if ((access & ~Access.ALL) != 0) {
+            throw new IllegalArgumentException(String.format("unknown access flags 0x%x", access & ~Access.ALL));
+        }
+        if (memory.isReadOnly() && (access & Access.WRITES) != 0) {
+            throw new IllegalArgumentException("read-only memory cannot be registered with write access");
+        }
+        checkOpen();
+        return Mr.registerIova(this, memory, iova, access);
+    }
+
+    /**
      * Registers {@code memory} for on-demand paging ({@code ibv_reg_mr} with
      * {@link Access#ON_DEMAND} added to {@code access}): the device faults pages in as it touches
      * them instead of pinning them all now.

@@ -132,6 +132,7 @@ public final class VerbsExInVm {
         check("qp_ex rdma write with imm, rdma read, atomics", this::rdmaAndAtomics);
         check("qp_ex batch, sge list and inline data", this::batch);
         check("misuse of qp_ex and cq_ex", this::misuse);
+        check("reg_mr_iova, remote write and local send at the chosen address", this::iova);
         check("steady-state allocation of the qp_ex/cq_ex ping-pong", this::allocation);
         check("memory window type 1, bind and remote write", this::mwType1);
         check("memory window type 2, bind by qp_ex, remote read, send with invalidate", this::mwType2);
@@ -352,6 +353,27 @@ public final class VerbsExInVm {
         equal("abcdefgh", mrB.memory().getString(3200, StandardCharsets.US_ASCII).substring(0, 8), "gathered write");
         equal("inline!", mrB.memory().getString(3000, StandardCharsets.US_ASCII), "inline data");
         equal("abcd", mrB.memory().getString(3100, StandardCharsets.US_ASCII), "send with imm data");
+    }
+
+    private void iova() {
+        MemorySegment memory = arena.allocate(4096, 4096);
+        long iova = 0x4000_0000_0000L;
+        try (Mr mr = pd.mrIova(memory, iova, ALL_ACCESS)) {
+            equal(iova, mr.addr(), "addr");
+            mrA.memory().setString(4500, "written at an iova", StandardCharsets.US_ASCII);
+            qpA.start().wrId(70).wrFlags(SendFlags.SIGNALED).rdmaWrite(mr.rkey(), iova + 16)
+                    .sge(mrA.lkey(), mrA.addr() + 4500, 32).complete();
+            await(cqA, WcOpcode.RDMA_WRITE, 70);
+            cqA.endPoll();
+            equal("written at an iova", memory.getString(16, StandardCharsets.US_ASCII), "written");
+            qpA.qp().postRecv(new RecvWr().wrId(71).sge(mrA.sge(4600, 32)));
+            qpB.start().wrId(72).wrFlags(SendFlags.SIGNALED).send().sge(mr.sge(16, 32)).complete();
+            await(cqB, WcOpcode.SEND, 72);
+            cqB.endPoll();
+            await(cqA, WcOpcode.RECV, 71);
+            cqA.endPoll();
+            equal("written at an iova", mrA.memory().getString(4600, StandardCharsets.US_ASCII), "sent from the iova");
+        }
     }
 
     private void misuse() {

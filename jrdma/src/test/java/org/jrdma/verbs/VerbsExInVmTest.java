@@ -44,6 +44,7 @@ class VerbsExInVmTest {
             "qp_ex rdma write with imm, rdma read, atomics",
             "qp_ex batch, sge list and inline data",
             "misuse of qp_ex and cq_ex",
+            "reg_mr_iova, remote write and local send at the chosen address",
             "steady-state allocation of the qp_ex/cq_ex ping-pong",
             "memory window type 1, bind and remote write",
             "memory window type 2, bind by qp_ex, remote read, send with invalidate",
