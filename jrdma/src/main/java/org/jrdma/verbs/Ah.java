@@ -40,6 +40,11 @@ public final class Ah extends Resource {
         return handle.address();
     }
 
+    /** The native object, for the extended verbs ({@link QpEx}, {@link Mw}). */
+    IbvAh handle() {
+        return handle;
+    }
+
     @Override
     String describe() {
         return "AH " + attr + " on " + pd.context().deviceName();

@@ -1,17 +1,20 @@
 package org.jrdma.verbs;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jrdma.NoSuchDeviceException;
 import org.jrdma.RdmaException;
+import org.jrdma.SysException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.devices.RdmaDevice;
 import org.jrdma.devices.SysfsDevices;
 import org.jrdma.iba.Gid;
 import org.jrdma.verbs.ffi.IbvContext;
+import org.jrdma.verbs.ffi.IbvContextEx;
 
 /**
  * An open RDMA device, {@code struct ibv_context} ({@code ibv_open_device}; IBA 11.2.1.1 Open
@@ -119,6 +122,92 @@ public final class Context extends Resource {
     public int queryPkey(int port, int index) {
         checkOpen();
         return handle.queryPkey(Args.unsigned("port_num", port, 8), Args.positiveOrZero("index", index));
+    }
+
+    /**
+     * The device's extended limits and capabilities ({@code ibv_query_device_ex}): on-demand
+     * paging, completion timestamps, the core clock, TSO, RSS, packet pacing, ...
+     */
+    public DeviceAttrEx queryDeviceEx() {
+        checkOpen();
+        return DeviceAttrEx.of(IbvContextEx.queryDeviceEx(handle));
+    }
+
+    /**
+     * The device's free-running clock now, in nanoseconds ({@code ibv_query_rt_values_ex},
+     * {@code raw_clock}).
+     *
+     * @throws UnsupportedVerbException if the provider has no real-time values
+     */
+    public long queryRtValuesEx() {
+        checkOpen();
+        try {
+            return IbvContextEx.queryRawClockNanos(handle);
+        } catch (SysException e) {
+            throw UnsupportedVerbException.translate(e, "ibv_query_rt_values_ex (IBV_VALUES_MASK_RAW_CLOCK)");
+        }
+    }
+
+    /** Entry {@code index} of port {@code port}'s GID table with its type ({@code ibv_query_gid_ex}). */
+    public GidEntry queryGidEx(int port, int index) {
+        checkOpen();
+        return GidEntry.of(IbvContextEx.queryGidEx(handle, Args.unsigned("port_num", port, 8),
+                Args.positiveOrZero("index", index)));
+    }
+
+    /** The valid GIDs of every port, with their types ({@code ibv_query_gid_table}). */
+    public List<GidEntry> queryGidTable() {
+        checkOpen();
+        int max = 0;
+        for (int port = 1; port <= queryDevice().physPortCnt(); port++) {
+            max += queryPort(port).gidTblLen();
+        }
+        return IbvContextEx.queryGidTable(handle, Math.max(max, 1)).stream().map(GidEntry::of).toList();
+    }
+
+    /**
+     * A new extended completion queue ({@code ibv_create_cq_ex}) of at least {@code cqe} entries
+     * reporting the fields {@code wcFlags} ({@link WcFlagsEx}).
+     *
+     * @param channel    where its completion events go, or null
+     * @param compVector the completion vector, below {@link #numCompVectors()}
+     * @throws UnsupportedVerbException if the provider has no extended CQs, or not with these fields
+     *                                  (completion timestamps need a device clock:
+     *                                  {@link DeviceAttrEx#completionTimestampMask()})
+     */
+    public CqEx cqEx(int cqe, CompChannel channel, int compVector, long wcFlags) {
+        checkOpen();
+        if (channel != null && channel.context() != this) {
+            throw new IllegalArgumentException(channel + " belongs to another context");
+        }
+        if ((wcFlags & (WcFlagsEx.COMPLETION_TIMESTAMP | WcFlagsEx.COMPLETION_TIMESTAMP_WALLCLOCK)) != 0) {
+            UnsupportedVerbException.require(queryDeviceEx().completionTimestampMask() != 0, "ibv_create_cq_ex",
+                    "completion timestamps (completion_timestamp_mask 0)");
+        }
+        return CqEx.create(this, Args.positiveOrZero("cqe", cqe), channel, Args.positiveOrZero("comp_vector", compVector),
+                wcFlags);
+    }
+
+    /**
+     * A new XRC domain of its own ({@code ibv_open_xrcd}, no file).
+     *
+     * @throws UnsupportedVerbException if the device has no XRC ({@code IBV_DEVICE_XRC})
+     */
+    public Xrcd xrcd() {
+        checkOpen();
+        UnsupportedVerbException.require(queryDeviceEx().has(DeviceAttrEx.XRC) || IbvContextEx.op(handle, "open_xrcd") != null,
+                "ibv_open_xrcd", "IBV_DEVICE_XRC");
+        return Xrcd.open(this);
+    }
+
+    /**
+     * A new thread domain ({@code ibv_alloc_td}).
+     *
+     * @throws UnsupportedVerbException if the provider has no thread domains
+     */
+    public Td td() {
+        checkOpen();
+        return Td.alloc(this);
     }
 
     /** How many completion vectors CQs may be spread over ({@code num_comp_vectors}). */

@@ -30,6 +30,17 @@ public final class Cq extends Resource {
         return cq;
     }
 
+    /**
+     * Wraps {@code handle}, a queue {@code ibv_create_cq_ex} made ({@link CqEx}), as {@link #create}
+     * wraps one of its own: a dependent of the context and channel, findable by events.
+     */
+    static Cq adopt(Context context, CompChannel channel, IbvCq handle) {
+        Cq cq = new Cq(context, channel, handle);
+        cq.register(context, channel);
+        context.map(handle.address(), cq);
+        return cq;
+    }
+
     /** The context this queue belongs to. */
     public Context context() {
         return context;

@@ -3,6 +3,7 @@ package org.jrdma.verbs;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import org.jrdma.verbs.ffi.IbvMr;
+import org.jrdma.verbs.ffi.IbvMrEx;
 
 /**
  * A memory region, {@code struct ibv_mr} ({@code ibv_reg_mr}; IBA 10.6): memory the device may
@@ -14,11 +15,25 @@ public final class Mr extends Resource {
     private final Pd pd;
     private final IbvMr handle;
     private final MemorySegment memory;
+    /** Where the device sees {@link #memory}: its address, or the I/O virtual address of {@code ibv_reg_mr_iova}. */
+    private final long iova;
 
     private Mr(Pd pd, IbvMr handle, MemorySegment memory) {
+        this(pd, handle, memory, memory.address());
+    }
+
+    private Mr(Pd pd, IbvMr handle, MemorySegment memory, long iova) {
         this.pd = pd;
         this.handle = handle;
         this.memory = memory;
+        this.iova = iova;
+    }
+
+    /** {@code ibv_reg_mr_iova} in {@code pd}, registered as its dependent. */
+    static Mr registerIova(Pd pd, MemorySegment memory, long iova, int access) {
+        Mr mr = new Mr(pd, IbvMrEx.registerIova(pd.handle(), memory, iova, access), memory, iova);
+        mr.register(pd);
+        return mr;
     }
 
     /** {@code ibv_reg_mr} in {@code pd}, registered as its dependent. */
@@ -38,9 +53,13 @@ public final class Mr extends Resource {
         return memory;
     }
 
-    /** The start address, as a remote side names it in RDMA and atomic requests. */
+    /**
+     * The start address, as a remote side names it in RDMA and atomic requests and local
+     * scatter/gather elements name it: the memory's address, or the I/O virtual address it was
+     * registered at ({@link Pd#mrIova}).
+     */
     public long addr() {
-        return memory.address();
+        return iova;
     }
 
     /** The length in bytes. */
@@ -82,6 +101,11 @@ public final class Mr extends Resource {
             throw new IllegalArgumentException("an SGE covers at most 4 GiB - 1, not " + length);
         }
         return new Sge(addr() + offset, (int) length, lkey());
+    }
+
+    /** The native object, for the extended verbs ({@link QpEx}, {@link Mw}). */
+    IbvMr handle() {
+        return handle;
     }
 
     @Override

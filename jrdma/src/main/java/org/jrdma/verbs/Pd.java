@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 import org.jrdma.devices.EndPort;
 import org.jrdma.path.IBPath;
+import org.jrdma.SysException;
+import org.jrdma.verbs.ffi.IbvMrEx;
 import org.jrdma.verbs.ffi.IbvPd;
 
 /**
@@ -100,6 +102,93 @@ public final class Pd extends Resource {
      */
     public Qp qp(QpType type, int maxSendWr, Cq sendCq, int maxRecvWr, Cq recvCq) {
         return qp(new QpInitAttr(type, sendCq, recvCq).cap(new QpCap(maxSendWr, maxRecvWr, 1, 1, 0)));
+    }
+
+    /**
+     * A new extended queue pair ({@code ibv_create_qp_ex}) as {@code init} describes it, whose
+     * work request builder may use the operations {@code sendOps} ({@link SendOps}).
+     *
+     * @throws UnsupportedVerbException if the provider has no extended QPs, or not with these operations
+     */
+    public QpEx qpEx(QpInitAttr init, long sendOps) {
+        Objects.requireNonNull(init, "init");
+        checkOpen();
+        return QpEx.create(this, init, sendOps);
+    }
+
+    /**
+     * A new memory window of type {@link Mw#TYPE_1} or {@link Mw#TYPE_2} ({@code ibv_alloc_mw}).
+     *
+     * @throws UnsupportedVerbException if the device has no memory windows
+     *                                  ({@code IBV_DEVICE_MEM_WINDOW}, or the type's
+     *                                  {@code IBV_DEVICE_MEM_WINDOW_TYPE_2A/2B})
+     */
+    public Mw mw(int type) {
+        checkOpen();
+        DeviceAttrEx caps = context.queryDeviceEx();
+        UnsupportedVerbException.require(caps.has(DeviceAttrEx.MEM_WINDOW), "ibv_alloc_mw", "IBV_DEVICE_MEM_WINDOW");
+        if (type == Mw.TYPE_2) {
+            UnsupportedVerbException.require(caps.has(DeviceAttrEx.MEM_WINDOW_TYPE_2A)
+                    || caps.has(DeviceAttrEx.MEM_WINDOW_TYPE_2B), "ibv_alloc_mw", "IBV_DEVICE_MEM_WINDOW_TYPE_2A/2B");
+        }
+        return Mw.alloc(this, type);
+    }
+
+    /**
+     * Registers {@code memory} ({@code ibv_reg_mr_iova}) so that the device sees it at I/O virtual
+     * address {@code iova}: remote sides and local scatter/gather elements name it there
+     * ({@link Mr#addr()} is {@code iova}), wherever it is in this process. Checked as
+     * {@link #mr(MemorySegment, int)} checks.
+     */
+    public Mr mrIova(MemorySegment memory, long iova, int access) {
+        Objects.requireNonNull(memory, "memory");
+        if (!memory.isNative() || memory.byteSize() == 0) {
+            throw new IllegalArgumentException("only non-empty native memory can be registered, not " + memory);
+        }
+        if ((access & ~Access.ALL) != 0) {
+            throw new IllegalArgumentException(String.format("unknown access flags 0x%x", access & ~Access.ALL));
+        }
+        if (memory.isReadOnly() && (access & Access.WRITES) != 0) {
+            throw new IllegalArgumentException("read-only memory cannot be registered with write access");
+        }
+        checkOpen();
+        return Mr.registerIova(this, memory, iova, access);
+    }
+
+    /**
+     * Registers {@code memory} for on-demand paging ({@code ibv_reg_mr} with
+     * {@link Access#ON_DEMAND} added to {@code access}): the device faults pages in as it touches
+     * them instead of pinning them all now.
+     *
+     * @throws UnsupportedVerbException if the device has no on-demand paging ({@code IBV_ODP_SUPPORT})
+     */
+    public Mr mrOnDemand(MemorySegment memory, int access) {
+        checkOpen();
+        UnsupportedVerbException.require((context.queryDeviceEx().odpCaps().generalCaps() & DeviceAttrEx.ODP_SUPPORT) != 0,
+                "ibv_reg_mr", "IBV_ODP_SUPPORT (IBV_ACCESS_ON_DEMAND)");
+        try {
+            return mr(memory, access | Access.ON_DEMAND);
+        } catch (SysException e) {
+            throw UnsupportedVerbException.translate(e, "IBV_ODP_SUPPORT (IBV_ACCESS_ON_DEMAND)");
+        }
+    }
+
+    /**
+     * Advises the device about {@code length} bytes at {@code offset} of on-demand region
+     * {@code mr} ({@code ibv_advise_mr}): {@code advice} 0 prefetches for reading
+     * ({@code IBV_ADVISE_MR_ADVICE_PREFETCH}), 1 for writing, 2 prefetches without faulting;
+     * {@code flags} 1 ({@code IBV_ADVISE_MR_FLAG_FLUSH}) waits for it.
+     *
+     * @throws UnsupportedVerbException if the provider has no {@code advise_mr}
+     */
+    public void adviseMr(int advice, int flags, Mr mr, long offset, int length) {
+        checkOpen();
+        mr.checkOpen();
+        try {
+            IbvMrEx.advise(handle, advice, flags, mr.addr() + offset, length, mr.lkey());
+        } catch (SysException e) {
+            throw UnsupportedVerbException.translate(e, "ibv_advise_mr (on-demand paging prefetch)");
+        }
     }
 
     /** A new shared receive queue ({@code ibv_create_srq}); {@code attr.srqLimit()} arms its limit. */

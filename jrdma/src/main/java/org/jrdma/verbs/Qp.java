@@ -87,6 +87,18 @@ public final class Qp extends Resource implements RecvQueue {
         return qp;
     }
 
+    /**
+     * Wraps {@code handle}, a queue pair {@code ibv_create_qp_ex} made as {@code init} describes
+     * ({@link QpEx}), as {@link #create} wraps one of its own: a dependent of what it uses,
+     * findable by events.
+     */
+    static Qp adopt(Pd pd, QpInitAttr init, IbvQp handle) {
+        Qp qp = new Qp(pd, init, handle);
+        qp.register(pd, init.sendCq(), init.recvCq(), init.srq());
+        pd.context().map(handle.address(), qp);
+        return qp;
+    }
+
     /** The queue pair number ({@code qp_num}), 24 bits, what the remote side sends to. */
     public int qpNum() {
         return handle.qpNum();
@@ -437,6 +449,11 @@ public final class Qp extends Resource implements RecvQueue {
         Objects.requireNonNull(gid, "gid");
         checkOpen();
         handle.detachMcast(gid, Args.unsigned("lid", lid, 16));
+    }
+
+    /** The native object, for the extended verbs ({@link QpEx}, {@link Mw}). */
+    IbvQp handle() {
+        return handle;
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.Objects;
 import org.jrdma.NoSuchDeviceException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.verbs.ffi.IbvContext;
+import org.jrdma.verbs.ffi.IbvFork;
 import org.jrdma.verbs.ffi.Ibv;
 
 /**
@@ -96,6 +97,19 @@ public final class Verbs {
     public static Context open(EndPort endPort) {
         Objects.requireNonNull(endPort, "endPort");
         return open(endPort.deviceName(), endPort, false);
+    }
+
+    /**
+     * {@code ibv_fork_init}: makes registered memory safe across fork(2), as far as this kernel
+     * needs it; call it before registering memory.
+     *
+     * @return {@code ibv_is_fork_initialized} afterwards
+     * @throws org.jrdma.SysException if libibverbs refuses (for example once memory is registered
+     *                                on a kernel that needs it)
+     */
+    public static ForkStatus forkInit() {
+        ensureAvailable();
+        return ForkStatus.fromValue(IbvFork.forkInit());
     }
 
     private static Context open(String deviceName, EndPort endPort, boolean confined) {

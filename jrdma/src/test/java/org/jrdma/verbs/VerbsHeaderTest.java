@@ -14,7 +14,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import org.jrdma.verbs.ffi.IbvQpEx;
 import org.jrdma.verbs.ffi.Structs;
+import org.jrdma.verbs.ffi.StructsEx;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,11 +42,12 @@ class VerbsHeaderTest {
     static void runOracle() throws Exception {
         StringBuilder c = new StringBuilder("""
                 #include <infiniband/verbs.h>
+                #include <errno.h>
                 #include <stddef.h>
                 #include <stdio.h>
                 int main(void) {
                 """);
-        for (GroupLayout layout : Structs.ALL) {
+        for (GroupLayout layout : Stream.concat(Structs.ALL.stream(), StructsEx.ALL.stream()).toList()) {
             String type = (layout instanceof UnionLayout ? "union " : "struct ") + layout.name().orElseThrow();
             String name = layout.name().orElseThrow();
             line(c, "size " + name, "%zu", "sizeof(" + type + ")", Long.toString(layout.byteSize()));
@@ -61,6 +65,23 @@ class VerbsHeaderTest {
         flags(c, "IBV_QP_", QpAttr.class);
         flags(c, "IBV_WC_", WcBuffer.class);
         flags(c, "IBV_", PortAttr.class);
+        constants(c, "IBV_FORK_", ForkStatus.values());
+        flags(c, "IBV_WC_EX_WITH_", WcFlagsEx.class);
+        flags(c, "IBV_QP_EX_WITH_", SendOps.class);
+        flags(c, "IBV_MW_", Mw.class);
+        flags(c, "IBV_GID_TYPE_", GidEntry.class);
+        constant(c, "IBV_DEVICE_MEM_WINDOW", (int) DeviceAttrEx.MEM_WINDOW);
+        constant(c, "IBV_DEVICE_XRC", (int) DeviceAttrEx.XRC);
+        constant(c, "IBV_DEVICE_MEM_MGT_EXTENSIONS", (int) DeviceAttrEx.MEM_MGT_EXTENSIONS);
+        constant(c, "IBV_DEVICE_MEM_WINDOW_TYPE_2A", (int) DeviceAttrEx.MEM_WINDOW_TYPE_2A);
+        constant(c, "IBV_DEVICE_MEM_WINDOW_TYPE_2B", (int) DeviceAttrEx.MEM_WINDOW_TYPE_2B);
+        constant(c, "IBV_ODP_SUPPORT", (int) DeviceAttrEx.ODP_SUPPORT);
+        constant(c, "IBV_ODP_SUPPORT_IMPLICIT", (int) DeviceAttrEx.ODP_SUPPORT_IMPLICIT);
+        constant(c, "IBV_QP_INIT_ATTR_PD", IbvQpEx.INIT_ATTR_PD);
+        constant(c, "IBV_QP_INIT_ATTR_XRCD", IbvQpEx.INIT_ATTR_XRCD);
+        constant(c, "IBV_QP_INIT_ATTR_SEND_OPS_FLAGS", IbvQpEx.INIT_ATTR_SEND_OPS_FLAGS);
+        constant(c, "EOPNOTSUPP", UnsupportedVerbException.EOPNOTSUPP);
+        constant(c, "ENOSYS", UnsupportedVerbException.ENOSYS);
         constant(c, "IBV_SRQ_MAX_WR", Srq.MAX_WR);
         constant(c, "IBV_SRQ_LIMIT", Srq.LIMIT);
         for (WcStatus status : WcStatus.values()) {

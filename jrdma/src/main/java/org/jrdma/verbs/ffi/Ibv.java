@@ -75,6 +75,16 @@ public final class Ibv {
     }
 
     /**
+     * A handle on a C function pointer of this signature, a control-path entry point of a provider
+     * ({@code verbs_context->create_cq_ex}, {@code ops.alloc_mw}, ...): its first parameter is the
+     * function's address, its second a call-state segment ({@link Errors#callState}) that
+     * receives {@code errno}.
+     */
+    static MethodHandle pointerCapturingErrno(FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(descriptor, Errors.CAPTURE_ERRNO);
+    }
+
+    /**
      * A handle on a C function pointer of this signature, a data-path entry point of
      * {@code struct ibv_context_ops}: its first parameter is the function's address.
      */

@@ -350,7 +350,7 @@ public final class IbvContext extends NativeObject {
     }
 
     /** A {@code struct ibv_device_attr} as a record. */
-    private static IbvDeviceAttr deviceAttr(MemorySegment a) {
+    static IbvDeviceAttr deviceAttr(MemorySegment a) {
         return new IbvDeviceAttr(a.asSlice(0, 64).getString(0, StandardCharsets.US_ASCII),
                 new Guid((long) DEV_NODE_GUID.get(a, 0L)),
                 new Guid((long) DEV_SYS_IMAGE_GUID.get(a, 0L)),

@@ -57,6 +57,11 @@ public final class IbvCq extends NativeObject {
         }
     }
 
+    /** Takes ownership of the CQ at {@code raw} made by another constructor ({@code ibv_create_cq_ex}). */
+    static IbvCq adopt(MemorySegment raw, IbvContext context) {
+        return new IbvCq(raw, context);
+    }
+
     /** {@code cq->cqe}: the entries the queue really has. */
     public int cqe() {
         return (int) CQE.get(ptr, 0L);

@@ -44,6 +44,11 @@ public final class IbvMr extends NativeObject {
         }
     }
 
+    /** Takes ownership of the MR at {@code raw} made by another constructor ({@code ibv_reg_mr_iova}). */
+    static IbvMr adopt(MemorySegment raw, boolean confined) {
+        return new IbvMr(raw, confined);
+    }
+
     /** {@code mr->lkey}. */
     public int lkey() {
         return lkey;

@@ -122,6 +122,14 @@ public final class IbvQp extends NativeObject {
         }
     }
 
+    /**
+     * Takes ownership of the QP at {@code raw} made by another constructor ({@code ibv_create_qp_ex})
+     * with the queue sizes {@code cap}, its receives going to an SRQ or not.
+     */
+    static IbvQp adopt(MemorySegment raw, IbvContext context, IbvQpCap cap, boolean hasSrq) {
+        return new IbvQp(raw, context, cap, hasSrq);
+    }
+
     private static IbvQpCap readCap(MemorySegment s, long offset) {
         return new IbvQpCap((int) CAP_MAX_SEND_WR.get(s, offset), (int) CAP_MAX_RECV_WR.get(s, offset),
                 (int) CAP_MAX_SEND_SGE.get(s, offset), (int) CAP_MAX_RECV_SGE.get(s, offset),

@@ -20,7 +20,7 @@ import java.lang.foreign.MemorySegment;
  */
 @SuppressWarnings("restricted")
 public abstract sealed class NativeObject
-        permits IbvContext, IbvPd, IbvMr, IbvCompChannel, IbvCq, IbvQp, IbvSrq, IbvAh {
+        permits IbvContext, IbvPd, IbvMr, IbvCompChannel, IbvCq, IbvQp, IbvSrq, IbvAh, IbvMw, IbvXrcd, IbvTd {
     /** Owns {@link #ptr}'s lifetime and the object's native allocations. */
     final Arena arena;
     /** The C object, readable through the layout given at construction. */

@@ -302,7 +302,7 @@ public final class Structs {
         return layout.byteOffset(elements(layout, path));
     }
 
-    private static MemoryLayout.PathElement[] elements(GroupLayout layout, String path) {
+    static MemoryLayout.PathElement[] elements(GroupLayout layout, String path) {
         String[] names = path.split("\\.");
         List<MemoryLayout.PathElement> elements = new ArrayList<>();
         MemoryLayout current = layout;

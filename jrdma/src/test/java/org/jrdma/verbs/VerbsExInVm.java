@@ -1,0 +1,554 @@
+package org.jrdma.verbs;
+
+import static org.jrdma.testkit.vm.VmChecks.equal;
+import static org.jrdma.testkit.vm.VmChecks.require;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.iba.Gid;
+import org.jrdma.iba.Mtu;
+import org.jrdma.testkit.vm.VmChecks;
+
+/**
+ * The extended-verbs checks that need a real device, run by {@code VerbsExInVmTest} inside the
+ * soft-RoCE VM after the C program {@code xverbs_oracle.c} ran there on the same device
+ * ({@code java ... org.jrdma.verbs.VerbsExInVm rxe0 ORACLE ROUND-TRIPS}, which runs it first): what {@code query_device_ex}
+ * and the other queries give is compared with what C printed, a verb C saw refused must be refused
+ * here with {@link UnsupportedVerbException} and the same errno, and extended QPs and CQs carry
+ * real traffic (ping-pong, RDMA, atomics, memory windows) between two RC queue pairs of this
+ * process, both on port 1, addressed by GRH to GID index 0. Each check prints {@code PASS name} or
+ * {@code FAIL name: reason}; the exit status is the number of failures.
+ */
+public final class VerbsExInVm {
+    private static final int PORT = 1;
+    private static final int GID_INDEX = 0;
+    private static final int ALL_ACCESS = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ
+            | Access.REMOTE_ATOMIC | Access.MW_BIND;
+    private static final int BUFFER = 8192;
+    private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+    private static final long SEND_OPS = SendOps.SEND | SendOps.SEND_WITH_IMM | SendOps.RDMA_WRITE
+            | SendOps.RDMA_WRITE_WITH_IMM | SendOps.RDMA_READ | SendOps.ATOMIC_CMP_AND_SWP
+            | SendOps.ATOMIC_FETCH_AND_ADD | SendOps.BIND_MW | SendOps.LOCAL_INV | SendOps.SEND_WITH_INV;
+    private static final int WC_FLAGS = WcFlagsEx.BYTE_LEN | WcFlagsEx.IMM | WcFlagsEx.QP_NUM | WcFlagsEx.SRC_QP;
+
+    private final String device;
+    private final Map<String, String> c;
+    private final Arena arena = Arena.ofShared();
+    private final VmChecks checks = new VmChecks();
+
+    private Context ctx;
+    private Gid gid;
+    private Pd pd;
+    private CqEx cqA;
+    private CqEx cqB;
+    private QpEx qpA;
+    private QpEx qpB;
+    private Mr mrA;
+    private Mr mrB;
+
+    private VerbsExInVm(String device, Map<String, String> c) {
+        this.device = device;
+        this.c = c;
+    }
+
+    /**
+     * Runs the C program named by the second argument on the device named by the first (with the
+     * third, the ping-pong's round trips), then every check against what it printed.
+     */
+    public static void main(String[] args) throws Exception {
+        Process oracle = new ProcessBuilder(args[1], args[0], args[2]).redirectErrorStream(true).start();
+        String out = new String(oracle.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        System.out.println("C oracle (exit " + oracle.waitFor() + "):\n" + out);
+        Map<String, String> c = new LinkedHashMap<>();
+        for (String line : out.lines().toList()) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                c.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        VerbsExInVm program = new VerbsExInVm(args[0], c);
+        program.run();
+        program.checks.exit();
+    }
+
+    /** Runs a check; a poll it left open by failing is ended, so that the next check starts clean. */
+    private void check(String name, VmChecks.Check check) {
+        checks.check(name, check);
+        for (CqEx cq : new CqEx[] {cqA, cqB}) {
+            if (cq != null && !cq.cq().isClosed() && cq.polling()) {
+                cq.endPoll();
+            }
+        }
+    }
+
+    private void run() throws Exception {
+        int resourcesBefore = rdmaResources();
+        check("fork_init as in C", () -> {
+            equal("0", c.get("fork_init"), "C's ibv_fork_init");
+            ForkStatus status = Verbs.forkInit();
+            equal(c.get("fork_status"), Integer.toString(status.value()), "ibv_is_fork_initialized (C, Java " + status + ")");
+            System.out.println("  " + status);
+        });
+        ctx = Verbs.open(device);
+        gid = ctx.queryGid(PORT, GID_INDEX);
+        check("C ping-pong through ibv_wr_* and ibv_start_poll", () -> {
+            require("1".equals(c.get("done")), "the C program did not finish: " + c);
+            equal("0", c.get("pingpong_errors"), "C ping-pong errors");
+            System.out.println("  C: " + c.get("pingpong_iters") + " round trips, " + c.get("pingpong_usec_per_iter")
+                    + " usec each");
+        });
+        check("query_device_ex matches C", this::queryDeviceEx);
+        check("query_rt_values_ex refused as in C", () -> refusedAsC("query_rt_values_ex", ctx::queryRtValuesEx));
+        check("gid table and query_gid_ex match C", this::gidTable);
+        check("cq_ex with completion timestamps refused as in C",
+                () -> refusedAsC("cq_ex_timestamp", () -> ctx.cqEx(16, null, 0, WcFlagsEx.COMPLETION_TIMESTAMP)));
+        check("xrcd refused as in C", () -> refusedAsC("open_xrcd", ctx::xrcd));
+        check("thread domain refused as in C", () -> refusedAsC("alloc_td", ctx::td));
+
+        pd = ctx.pd();
+        mrA = pd.mr(arena.allocate(BUFFER, 4096), ALL_ACCESS);
+        mrB = pd.mr(arena.allocate(BUFFER, 4096), ALL_ACCESS);
+        check("advise_mr refused as in C", () -> refusedAsC("advise_mr", () -> pd.adviseMr(0, 0, mrA, 0, 4096)));
+        check("on-demand paging registration refused", () -> {
+            try {
+                pd.mrOnDemand(arena.allocate(4096, 4096), Access.LOCAL_WRITE).close();
+                throw new AssertionError("rxe registered on-demand paging memory");
+            } catch (UnsupportedVerbException expected) {
+                require(expected.capability().contains("IBV_ODP_SUPPORT"), expected.getMessage());
+                System.out.println("  " + expected.getMessage());
+            }
+        });
+        check("connect qp_ex pair on cq_ex", this::connect);
+        check("qp_ex ping-pong polled through cq_ex", this::pingPong);
+        check("qp_ex rdma write with imm, rdma read, atomics", this::rdmaAndAtomics);
+        check("qp_ex batch, sge list and inline data", this::batch);
+        check("misuse of qp_ex and cq_ex", this::misuse);
+        check("reg_mr_iova, remote write and local send at the chosen address", this::iova);
+        check("steady-state allocation of the qp_ex/cq_ex ping-pong", this::allocation);
+        check("memory window type 1, bind and remote write", this::mwType1);
+        check("memory window type 2, bind by qp_ex, remote read, send with invalidate", this::mwType2);
+        check("memory window type 2, local invalidate", this::mwLocalInvalidate);
+        check("close qp_ex and cq_ex with their context", () -> {
+            ctx.close();
+            require(qpA.qp().isClosed() && cqA.cq().isClosed() && mrA.isClosed(), "children closed");
+            try {
+                cqA.startPoll();
+                throw new AssertionError("polled a closed CQ");
+            } catch (IllegalStateException expected) {
+                // the Cq is closed
+            }
+        });
+        check("no kernel objects left", () -> equal(resourcesBefore, rdmaResources(), "rdma resource objects"));
+        arena.close();
+    }
+
+    private void queryDeviceEx() {
+        DeviceAttrEx a = ctx.queryDeviceEx();
+        System.out.println("  " + a);
+        Map<String, Long> java = new LinkedHashMap<>();
+        java.put("orig_attr.max_qp", (long) a.origAttr().maxQp());
+        java.put("orig_attr.max_cqe", (long) a.origAttr().maxCqe());
+        java.put("orig_attr.max_mw", (long) a.origAttr().maxMw());
+        java.put("orig_attr.device_cap_flags", Integer.toUnsignedLong(a.origAttr().deviceCapFlags()));
+        java.put("comp_mask", a.compMask());
+        java.put("odp_caps.general_caps", a.odpCaps().generalCaps());
+        java.put("odp_caps.per_transport_caps.rc_odp_caps", a.odpCaps().rcOdpCaps());
+        java.put("odp_caps.per_transport_caps.uc_odp_caps", a.odpCaps().ucOdpCaps());
+        java.put("odp_caps.per_transport_caps.ud_odp_caps", a.odpCaps().udOdpCaps());
+        java.put("completion_timestamp_mask", a.completionTimestampMask());
+        java.put("hca_core_clock", a.hcaCoreClock());
+        java.put("device_cap_flags_ex", a.deviceCapFlagsEx());
+        java.put("tso_caps.max_tso", a.tsoCaps().maxTso());
+        java.put("tso_caps.supported_qpts", a.tsoCaps().supportedQpts());
+        java.put("rss_caps.supported_qpts", a.rssCaps().supportedQpts());
+        java.put("rss_caps.max_rwq_indirection_tables", a.rssCaps().maxRwqIndirectionTables());
+        java.put("rss_caps.max_rwq_indirection_table_size", a.rssCaps().maxRwqIndirectionTableSize());
+        java.put("rss_caps.rx_hash_fields_mask", a.rssCaps().rxHashFieldsMask());
+        java.put("rss_caps.rx_hash_function", (long) a.rssCaps().rxHashFunction());
+        java.put("max_wq_type_rq", a.maxWqTypeRq());
+        java.put("packet_pacing_caps.qp_rate_limit_min", a.packetPacingCaps().qpRateLimitMin());
+        java.put("packet_pacing_caps.qp_rate_limit_max", a.packetPacingCaps().qpRateLimitMax());
+        java.put("packet_pacing_caps.supported_qpts", a.packetPacingCaps().supportedQpts());
+        java.put("raw_packet_caps", a.rawPacketCaps());
+        java.put("tm_caps.max_rndv_hdr_size", a.tmCaps().maxRndvHdrSize());
+        java.put("tm_caps.max_num_tags", a.tmCaps().maxNumTags());
+        java.put("tm_caps.flags", a.tmCaps().flags());
+        java.put("tm_caps.max_ops", a.tmCaps().maxOps());
+        java.put("tm_caps.max_sge", a.tmCaps().maxSge());
+        java.put("cq_mod_caps.max_cq_count", (long) a.cqModCaps().maxCqCount());
+        java.put("cq_mod_caps.max_cq_period", (long) a.cqModCaps().maxCqPeriod());
+        java.put("max_dm_size", a.maxDmSize());
+        java.put("pci_atomic_caps.fetch_add", (long) a.pciAtomicCaps().fetchAdd());
+        java.put("pci_atomic_caps.swap", (long) a.pciAtomicCaps().swap());
+        java.put("pci_atomic_caps.compare_swap", (long) a.pciAtomicCaps().compareSwap());
+        java.put("xrc_odp_caps", a.xrcOdpCaps());
+        java.put("phys_port_cnt_ex", a.physPortCntEx());
+        equal("0", c.get("query_device_ex"), "C's ibv_query_device_ex");
+        int compared = 0;
+        for (Map.Entry<String, Long> e : java.entrySet()) {
+            equal(c.get("dev." + e.getKey()), Long.toUnsignedString(e.getValue()), e.getKey() + " (C, Java)");
+            compared++;
+        }
+        equal(compared, (int) c.keySet().stream().filter(k -> k.startsWith("dev.")).count(), "fields C printed");
+        System.out.println("  " + compared + " fields equal to C's");
+    }
+
+    /** C printed {@code key=errno} (0 for success): Java must fail with that errno as an UnsupportedVerbException. */
+    private void refusedAsC(String key, VmChecks.Check action) throws Exception {
+        int errno = Integer.parseInt(c.get(key));
+        require(errno != 0, "C did not fail " + key + "; test it with traffic instead");
+        try {
+            action.run();
+            throw new AssertionError(key + " worked in Java, C got errno " + errno);
+        } catch (UnsupportedVerbException expected) {
+            equal(errno, expected.errno(), "errno of " + expected.getMessage());
+            System.out.println("  " + expected.getMessage());
+        }
+    }
+
+    private void gidTable() {
+        List<GidEntry> table = ctx.queryGidTable();
+        equal(c.get("gid_table"), Integer.toString(table.size()), "entries");
+        for (GidEntry e : table) {
+            String expected = c.get("gid." + e.portNum() + "." + e.gidIndex());
+            String java = "type " + e.gidType() + " ifindex " + e.ndevIfindex() + " "
+                    + HexFormat.of().formatHex(e.gid().toBytes());
+            equal(expected, java, "gid " + e.gidIndex());
+            equal(e, ctx.queryGidEx(e.portNum(), e.gidIndex()), "ibv_query_gid_ex " + e.gidIndex());
+            equal(ctx.queryGid(e.portNum(), e.gidIndex()), e.gid(), "ibv_query_gid " + e.gidIndex());
+        }
+        System.out.println("  " + table);
+    }
+
+    private void connect() {
+        cqA = ctx.cqEx(64, null, 0, WC_FLAGS);
+        cqB = ctx.cqEx(64, null, 0, WC_FLAGS);
+        qpA = pd.qpEx(new QpInitAttr(QpType.RC, cqA.cq(), cqA.cq()).cap(new QpCap(32, 32, 4, 4, 64)), SEND_OPS);
+        qpB = pd.qpEx(new QpInitAttr(QpType.RC, cqB.cq(), cqB.cq()).cap(new QpCap(32, 32, 4, 4, 64)), SEND_OPS);
+        connect(qpA.qp(), qpB.qp());
+        connect(qpB.qp(), qpA.qp());
+        equal(QpState.RTS, qpA.qp().query().qpState(), "state");
+        equal(qpA.qp(), ctx.qp(qpA.qp().qpNum()), "qp by number");
+    }
+
+    private void connect(Qp qp, Qp remote) {
+        qp.modify(new QpAttr().qpState(QpState.INIT).pkeyIndex(0).portNum(PORT).qpAccessFlags(ALL_ACCESS));
+        qp.modify(new QpAttr().qpState(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(remote.qpNum()).rqPsn(0)
+                .maxDestRdAtomic(4).minRnrTimer(1).ahAttr(new AhAttr().grh(gid, GID_INDEX, 1).portNum(PORT)));
+        qp.modify(new QpAttr().qpState(QpState.RTS).sqPsn(0).timeout(14).retryCnt(7).rnrRetry(7).maxRdAtomic(4));
+    }
+
+    /** Waits for one completion on {@code cq}, checks its status, opcode and wr_id, leaves the poll open. */
+    private void await(CqEx cq, WcOpcode opcode, long wrId) {
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (!cq.startPoll()) {
+            require(System.nanoTime() < deadline, "no completion on " + cq + " within 5 s");
+        }
+        try {
+            String got = cq.status() == WcStatus.SUCCESS ? cq.opcode() + " " + cq.wrId() + " " + cq.status()
+                    : "wr " + cq.wrId() + " " + cq.status();
+            equal(opcode + " " + wrId + " " + WcStatus.SUCCESS, got, "completion (opcode, wr_id, status)");
+        } catch (AssertionError e) {
+            cq.endPoll();
+            throw e;
+        }
+    }
+
+    private void pingPong() {
+        int iters = Integer.parseInt(c.get("pingpong_iters"));
+        RecvWr recvA = new RecvWr().wrId(1).sge(mrA.sge(0, 64));
+        RecvWr recvB = new RecvWr().wrId(2).sge(mrB.sge(4096, 64));
+        long start = System.nanoTime();
+        for (int i = 0; i < iters; i++) {
+            mrA.memory().set(ValueLayout.JAVA_INT, 128, i);
+            qpB.qp().postRecv(recvB);
+            qpA.qp().postRecv(recvA);
+            qpA.start().wrId(3).wrFlags(SendFlags.SIGNALED).send().sge(mrA.lkey(), mrA.addr() + 128, 64).complete();
+            await(cqA, WcOpcode.SEND, 3);
+            cqA.endPoll();
+            await(cqB, WcOpcode.RECV, 2);
+            equal(64, cqB.byteLen(), "byte_len");
+            equal(qpB.qp().qpNum(), cqB.qpNum(), "qp_num");
+            cqB.endPoll();
+            equal(i, mrB.memory().get(ValueLayout.JAVA_INT, 4096), "data at B");
+            qpB.start().wrId(4).wrFlags(SendFlags.SIGNALED).send().sge(mrB.lkey(), mrB.addr() + 4096, 64).complete();
+            await(cqB, WcOpcode.SEND, 4);
+            cqB.endPoll();
+            await(cqA, WcOpcode.RECV, 1);
+            cqA.endPoll();
+            equal(i, mrA.memory().get(ValueLayout.JAVA_INT, 0), "data back at A");
+        }
+        System.out.printf("  Java: %d round trips, %.2f usec each (checks included); C: %s usec%n", iters,
+                (System.nanoTime() - start) / 1e3 / iters, c.get("pingpong_usec_per_iter"));
+    }
+
+    private void rdmaAndAtomics() {
+        mrA.memory().setString(256, "written by wr_rdma_write_imm", StandardCharsets.US_ASCII);
+        qpB.qp().postRecv(new RecvWr().wrId(10).sge(mrB.sge(0, 16)));
+        qpA.start().wrId(11).wrFlags(SendFlags.SIGNALED).rdmaWriteImm(mrB.rkey(), mrB.addr() + 512, 0x7eadbeef)
+                .sge(mrA.lkey(), mrA.addr() + 256, 32).complete();
+        await(cqA, WcOpcode.RDMA_WRITE, 11);
+        cqA.endPoll();
+        await(cqB, WcOpcode.RECV_RDMA_WITH_IMM, 10);
+        equal(0x7eadbeef, cqB.immData(), "imm_data");
+        require((cqB.wcFlagsOfCompletion() & WcBuffer.WITH_IMM) != 0, "IBV_WC_WITH_IMM");
+        cqB.endPoll();
+        equal("written by wr_rdma_write_imm", mrB.memory().getString(512, StandardCharsets.US_ASCII), "written");
+
+        mrB.memory().setString(1024, "read by wr_rdma_read", StandardCharsets.US_ASCII);
+        qpA.start().wrId(12).wrFlags(SendFlags.SIGNALED).rdmaRead(mrB.rkey(), mrB.addr() + 1024)
+                .sge(mrA.lkey(), mrA.addr() + 1024, 32).complete();
+        await(cqA, WcOpcode.RDMA_READ, 12);
+        equal(32, cqA.byteLen(), "bytes read");
+        cqA.endPoll();
+        equal("read by wr_rdma_read", mrA.memory().getString(1024, StandardCharsets.US_ASCII), "read");
+
+        mrB.memory().set(ValueLayout.JAVA_LONG, 2048, 40);
+        qpA.start().wrId(13).wrFlags(SendFlags.SIGNALED).atomicFetchAdd(mrB.rkey(), mrB.addr() + 2048, 2)
+                .sge(mrA.lkey(), mrA.addr() + 2048, 8).complete();
+        await(cqA, WcOpcode.FETCH_ADD, 13);
+        cqA.endPoll();
+        equal(40L, mrA.memory().get(ValueLayout.JAVA_LONG, 2048), "fetched");
+        equal(42L, mrB.memory().get(ValueLayout.JAVA_LONG, 2048), "added");
+        qpA.start().wrId(14).wrFlags(SendFlags.SIGNALED).atomicCmpSwp(mrB.rkey(), mrB.addr() + 2048, 42, 7)
+                .sge(mrA.lkey(), mrA.addr() + 2056, 8).complete();
+        await(cqA, WcOpcode.COMP_SWAP, 14);
+        cqA.endPoll();
+        equal(42L, mrA.memory().get(ValueLayout.JAVA_LONG, 2056), "compared");
+        equal(7L, mrB.memory().get(ValueLayout.JAVA_LONG, 2048), "swapped");
+    }
+
+    private void batch() {
+        SgeList gather = new SgeList(arena, 2).set(0, mrA.sge(3000, 4)).set(1, mrA.sge(3100, 4));
+        mrA.memory().setString(3000, "abcd", StandardCharsets.US_ASCII);
+        mrA.memory().setString(3100, "efgh", StandardCharsets.US_ASCII);
+        MemorySegment inline = arena.allocate(8);
+        inline.setString(0, "inline!", StandardCharsets.US_ASCII);
+        qpB.qp().postRecv(new RecvWr().wrId(20).sge(mrB.sge(3000, 16)));
+        qpB.qp().postRecv(new RecvWr().wrId(21).sge(mrB.sge(3100, 16)));
+        qpA.start()
+                .wrId(22).wrFlags(0).rdmaWrite(mrB.rkey(), mrB.addr() + 3200).sgeList(gather, 2)
+                .wrId(23).wrFlags(SendFlags.INLINE).send().inlineData(inline)
+                .wrId(24).wrFlags(SendFlags.SIGNALED).sendImm(99).sge(mrA.lkey(), mrA.addr() + 3000, 8)
+                .complete();
+        await(cqA, WcOpcode.SEND, 24);
+        require(!cqA.nextPoll(), "only the signaled request completes");
+        require(!cqA.polling(), "an empty next_poll ends the poll");
+        require(!cqA.startPoll(), "the queue is empty after the batch");
+        await(cqB, WcOpcode.RECV, 20);
+        equal(8, cqB.byteLen(), "inline bytes");
+        require(cqB.nextPoll(), "second receive");
+        equal(21L, cqB.wrId(), "wr_id");
+        equal(99, cqB.immData(), "imm");
+        cqB.endPoll();
+        equal("abcdefgh", mrB.memory().getString(3200, StandardCharsets.US_ASCII).substring(0, 8), "gathered write");
+        equal("inline!", mrB.memory().getString(3000, StandardCharsets.US_ASCII), "inline data");
+        equal("abcd", mrB.memory().getString(3100, StandardCharsets.US_ASCII), "send with imm data");
+    }
+
+    private void iova() {
+        MemorySegment memory = arena.allocate(4096, 4096);
+        long iova = 0x4000_0000_0000L;
+        try (Mr mr = pd.mrIova(memory, iova, ALL_ACCESS)) {
+            equal(iova, mr.addr(), "addr");
+            mrA.memory().setString(4500, "written at an iova", StandardCharsets.US_ASCII);
+            qpA.start().wrId(70).wrFlags(SendFlags.SIGNALED).rdmaWrite(mr.rkey(), iova + 16)
+                    .sge(mrA.lkey(), mrA.addr() + 4500, 32).complete();
+            await(cqA, WcOpcode.RDMA_WRITE, 70);
+            cqA.endPoll();
+            equal("written at an iova", memory.getString(16, StandardCharsets.US_ASCII), "written");
+            qpA.qp().postRecv(new RecvWr().wrId(71).sge(mrA.sge(4600, 32)));
+            qpB.start().wrId(72).wrFlags(SendFlags.SIGNALED).send().sge(mr.sge(16, 32)).complete();
+            await(cqB, WcOpcode.SEND, 72);
+            cqB.endPoll();
+            await(cqA, WcOpcode.RECV, 71);
+            cqA.endPoll();
+            equal("written at an iova", mrA.memory().getString(4600, StandardCharsets.US_ASCII), "sent from the iova");
+        }
+    }
+
+    private void misuse() {
+        expect(IllegalStateException.class, () -> qpA.send(), "send outside a batch");
+        expect(IllegalStateException.class, () -> qpA.complete(), "complete outside a batch");
+        expect(IllegalStateException.class, () -> cqA.wrId(), "read outside a poll");
+        expect(IllegalStateException.class, () -> cqA.endPoll(), "end without start");
+        qpA.start();
+        expect(IllegalStateException.class, () -> qpA.start(), "nested start");
+        qpA.abort();
+        try (QpEx sendOnly = pd.qpEx(new QpInitAttr(QpType.RC, cqA.cq(), cqA.cq()), SendOps.SEND);
+                CqEx plain = ctx.cqEx(4, null, 0, 0)) {
+            sendOnly.start();
+            expect(IllegalStateException.class, () -> sendOnly.rdmaWrite(1, 2), "operation not in send_ops_flags");
+            sendOnly.abort();
+            qpB.qp().postRecv(new RecvWr().wrId(30).sge(mrB.sge(0, 16)));
+            qpA.start().wrId(31).wrFlags(SendFlags.SIGNALED).send().sge(mrA.lkey(), mrA.addr(), 4).complete();
+            await(cqA, WcOpcode.SEND, 31);
+            cqA.endPoll();
+            await(cqB, WcOpcode.RECV, 30);
+            expect(IllegalStateException.class, () -> cqB.startPoll(), "start during a poll");
+            cqB.endPoll();
+            require(!plain.startPoll(), "empty queue");
+            expect(IllegalStateException.class, () -> plain.byteLen(), "field outside a poll");
+        }
+        CqEx closed = ctx.cqEx(4, null, 0, WcFlagsEx.BYTE_LEN);
+        closed.close();
+        closed.close();
+        expect(IllegalStateException.class, closed::startPoll, "poll after close");
+    }
+
+    private static void expect(Class<? extends Throwable> type, Runnable action, String what) {
+        try {
+            action.run();
+        } catch (Throwable t) {
+            require(type.isInstance(t), what + ": " + t);
+            return;
+        }
+        throw new AssertionError(what + " did not fail");
+    }
+
+    private void mwType1() {
+        try (Mw mw = pd.mw(Mw.TYPE_1)) {
+            equal(Mw.TYPE_1, mw.type(), "type");
+            int rkey = mw.bind(qpB.qp(), 40, SendFlags.SIGNALED, mrB, 4096, 256, Access.REMOTE_WRITE);
+            await(cqB, WcOpcode.BIND_MW, 40);
+            cqB.endPoll();
+            mrA.memory().setString(4000, "through a type 1 window", StandardCharsets.US_ASCII);
+            qpA.start().wrId(41).wrFlags(SendFlags.SIGNALED).rdmaWrite(rkey, mrB.addr() + 4096 + 16)
+                    .sge(mrA.lkey(), mrA.addr() + 4000, 32).complete();
+            await(cqA, WcOpcode.RDMA_WRITE, 41);
+            cqA.endPoll();
+            equal("through a type 1 window", mrB.memory().getString(4096 + 16, StandardCharsets.US_ASCII), "written");
+            System.out.printf("  type 1 window rkey 0x%x over MR rkey 0x%x%n", rkey, mrB.rkey());
+        }
+    }
+
+    private int bindType2(Mw mw, long wrId) {
+        int rkey = mw.nextRkey();
+        qpB.start().wrId(wrId).wrFlags(SendFlags.SIGNALED)
+                .bindMw(mw, rkey, mrB, mrB.addr() + 6000, 512, Access.REMOTE_READ | Access.REMOTE_WRITE).complete();
+        await(cqB, WcOpcode.BIND_MW, wrId);
+        cqB.endPoll();
+        return rkey;
+    }
+
+    private void mwType2() {
+        try (Mw mw = pd.mw(Mw.TYPE_2)) {
+            int rkey = bindType2(mw, 50);
+            mrB.memory().setString(6100, "read through a type 2 window", StandardCharsets.US_ASCII);
+            qpA.start().wrId(51).wrFlags(SendFlags.SIGNALED).rdmaRead(rkey, mrB.addr() + 6100)
+                    .sge(mrA.lkey(), mrA.addr() + 5000, 32).complete();
+            await(cqA, WcOpcode.RDMA_READ, 51);
+            cqA.endPoll();
+            equal("read through a type 2 window", mrA.memory().getString(5000, StandardCharsets.US_ASCII), "read");
+            qpB.qp().postRecv(new RecvWr().wrId(52).sge(mrB.sge(0, 16)));
+            qpA.start().wrId(53).wrFlags(SendFlags.SIGNALED).sendInv(rkey).sge(mrA.lkey(), mrA.addr(), 8).complete();
+            await(cqA, WcOpcode.SEND, 53);
+            cqA.endPoll();
+            await(cqB, WcOpcode.RECV, 52);
+            int flags = cqB.wcFlagsOfCompletion();
+            equal(rkey, cqB.invalidatedRkey(), "invalidated rkey");
+            cqB.endPoll();
+            int again = bindType2(mw, 54);
+            require(again != rkey, "a new key");
+            System.out.printf("  type 2 window rkey 0x%x bound, read through, invalidated by the remote send"
+                    + " (wc_flags 0x%x), bound again as 0x%x%n", rkey, flags, again);
+        }
+    }
+
+    private void mwLocalInvalidate() {
+        try (Mw mw = pd.mw(Mw.TYPE_2)) {
+            int rkey = bindType2(mw, 60);
+            qpB.start().wrId(61).wrFlags(SendFlags.SIGNALED).localInv(rkey).complete();
+            await(cqB, WcOpcode.LOCAL_INV, 61);
+            cqB.endPoll();
+            int again = bindType2(mw, 62);
+            require(again != rkey, "a new key after invalidation");
+            System.out.printf("  type 2 window rkey 0x%x invalidated locally, bound again as 0x%x%n", rkey, again);
+        }
+    }
+
+    private void allocation() throws ReflectiveOperationException {
+        RecvWr recvA = new RecvWr().wrId(1).sge(mrA.sge(0, 64));
+        RecvWr recvB = new RecvWr().wrId(2).sge(mrB.sge(4096, 64));
+        PreparedRecv preparedA = qpA.qp().prepareRecv(recvA);
+        PreparedRecv preparedB = qpB.qp().prepareRecv(recvB);
+        int lkeyA = mrA.lkey();
+        int lkeyB = mrB.lkey();
+        long addrA = mrA.addr();
+        long addrB = mrB.addr();
+        Runnable roundTrip = () -> {
+            preparedB.post();
+            preparedA.post();
+            qpA.start().wrId(3).wrFlags(SendFlags.SIGNALED).send().sge(lkeyA, addrA + 128, 64).complete();
+            drain(cqA, 1);
+            drain(cqB, 1);
+            qpB.start().wrId(4).wrFlags(SendFlags.SIGNALED).send().sge(lkeyB, addrB + 4096, 64).complete();
+            drain(cqB, 1);
+            drain(cqA, 1);
+        };
+        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
+                .invoke(null);
+        Method allocated = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
+        long start = System.nanoTime();
+        for (int i = 0; i < 20_000; i++) {
+            roundTrip.run();
+        }
+        int measured = 5_000;
+        long first = (long) allocated.invoke(threads);
+        long second = (long) allocated.invoke(threads);
+        for (int i = 0; i < measured; i++) {
+            roundTrip.run();
+        }
+        long third = (long) allocated.invoke(threads);
+        long bytes = Math.max(0, (third - second) - (second - first));
+        System.out.printf("  %d bytes allocated in %d round trips, %.1f usec per round trip%n", bytes, measured,
+                (System.nanoTime() - start) / 1e3 / (20_000 + measured));
+        require(bytes < measured, bytes + " bytes allocated in " + measured + " round trips");
+    }
+
+    /** Takes {@code n} completions from {@code cq}, spinning, failing on an error status. */
+    private static void drain(CqEx cq, int n) {
+        int taken = 0;
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (taken < n) {
+            require(System.nanoTime() < deadline, "no completion within 5 s");
+            if (cq.startPoll()) {
+                do {
+                    if (cq.status() != WcStatus.SUCCESS) {
+                        cq.endPoll();
+                        throw new AssertionError("completion " + cq.wrId() + " failed: " + cq.status());
+                    }
+                    taken++;
+                } while (taken < n && cq.nextPoll());
+                if (cq.polling()) {
+                    cq.endPoll();
+                }
+            }
+        }
+    }
+
+    private int rdmaResources() throws IOException, InterruptedException {
+        Process process = new ProcessBuilder("rdma", "resource", "show").redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor();
+        int total = 0;
+        for (String line : out.lines().toList()) {
+            if (line.contains(device + ":")) {
+                String[] words = line.trim().split("\\s+");
+                for (int i = 2; i + 1 < words.length; i += 2) {
+                    total += Integer.parseInt(words[i + 1]);
+                }
+            }
+        }
+        return total;
+    }
+}

@@ -1,0 +1,200 @@
+/*
+ * The C side of VerbsExInVmTest: on the device named by argv[1], what libibverbs' extended verbs
+ * give and refuse, printed as "key=value" lines for the Java side to compare, and a ping-pong of
+ * argv[2] round trips between two RC queue pairs of this process built with ibv_wr_* and polled
+ * with ibv_start_poll (port 1, GID index 0, as the Java side does).
+ */
+#include <infiniband/verbs.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define D(path) printf("dev.%s=%llu\n", #path, (unsigned long long) a.path)
+
+static struct ibv_context *ctx;
+static union ibv_gid gid;
+
+static int fail(const char *what)
+{
+	printf("error=%s errno=%d\n", what, errno);
+	exit(1);
+}
+
+static void connect_qp(struct ibv_qp *qp, uint32_t remote)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .pkey_index = 0, .port_num = 1,
+		.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ };
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		fail("init");
+	memset(&a, 0, sizeof a);
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = remote;
+	a.max_dest_rd_atomic = 4;
+	a.min_rnr_timer = 1;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = gid;
+	a.ah_attr.grh.hop_limit = 1;
+	a.ah_attr.port_num = 1;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN
+			| IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		fail("rtr");
+	memset(&a, 0, sizeof a);
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 4;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN
+			| IBV_QP_MAX_QP_RD_ATOMIC))
+		fail("rts");
+}
+
+/* Waits for one completion on cq; returns its status, its opcode in *opcode, its byte_len in *len. */
+static int one(struct ibv_cq_ex *cq, int *opcode, uint32_t *len)
+{
+	struct ibv_poll_cq_attr attr = { 0 };
+	int rc;
+	while ((rc = ibv_start_poll(cq, &attr)) == ENOENT)
+		;
+	if (rc)
+		fail("start_poll");
+	int status = cq->status;
+	*opcode = ibv_wc_read_opcode(cq);
+	*len = ibv_wc_read_byte_len(cq);
+	ibv_end_poll(cq);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	int n, iters = argc > 2 ? atoi(argv[2]) : 1000;
+	printf("fork_init=%d\n", ibv_fork_init());
+	printf("fork_status=%d\n", ibv_is_fork_initialized());
+	struct ibv_device **list = ibv_get_device_list(&n);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
+			ctx = ibv_open_device(list[i]);
+	if (!ctx)
+		fail("open");
+	if (ibv_query_gid(ctx, 1, 0, &gid))
+		fail("gid");
+
+	struct ibv_device_attr_ex a;
+	printf("query_device_ex=%d\n", ibv_query_device_ex(ctx, NULL, &a));
+	D(orig_attr.max_qp); D(orig_attr.max_cqe); D(orig_attr.max_mw); D(orig_attr.device_cap_flags);
+	D(comp_mask); D(odp_caps.general_caps); D(odp_caps.per_transport_caps.rc_odp_caps);
+	D(odp_caps.per_transport_caps.uc_odp_caps); D(odp_caps.per_transport_caps.ud_odp_caps);
+	D(completion_timestamp_mask); D(hca_core_clock); D(device_cap_flags_ex);
+	D(tso_caps.max_tso); D(tso_caps.supported_qpts);
+	D(rss_caps.supported_qpts); D(rss_caps.max_rwq_indirection_tables); D(rss_caps.max_rwq_indirection_table_size);
+	D(rss_caps.rx_hash_fields_mask); D(rss_caps.rx_hash_function);
+	D(max_wq_type_rq); D(packet_pacing_caps.qp_rate_limit_min); D(packet_pacing_caps.qp_rate_limit_max);
+	D(packet_pacing_caps.supported_qpts); D(raw_packet_caps);
+	D(tm_caps.max_rndv_hdr_size); D(tm_caps.max_num_tags); D(tm_caps.flags); D(tm_caps.max_ops); D(tm_caps.max_sge);
+	D(cq_mod_caps.max_cq_count); D(cq_mod_caps.max_cq_period); D(max_dm_size);
+	D(pci_atomic_caps.fetch_add); D(pci_atomic_caps.swap); D(pci_atomic_caps.compare_swap);
+	D(xrc_odp_caps); D(phys_port_cnt_ex);
+
+	struct ibv_values_ex values = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
+	printf("query_rt_values_ex=%d\n", ibv_query_rt_values_ex(ctx, &values));
+
+	struct ibv_gid_entry entries[64];
+	ssize_t count = ibv_query_gid_table(ctx, entries, 64, 0);
+	printf("gid_table=%zd\n", count);
+	for (ssize_t i = 0; i < count; i++) {
+		printf("gid.%u.%u=type %u ifindex %u ", entries[i].port_num, entries[i].gid_index, entries[i].gid_type,
+		       entries[i].ndev_ifindex);
+		for (int b = 0; b < 16; b++)
+			printf("%02x", entries[i].gid.raw[b]);
+		printf("\n");
+	}
+
+	struct ibv_cq_init_attr_ex ts = { .cqe = 16, .wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP };
+	struct ibv_cq_ex *tscq = ibv_create_cq_ex(ctx, &ts);
+	printf("cq_ex_timestamp=%d\n", tscq ? 0 : errno);
+	if (tscq)
+		ibv_destroy_cq(ibv_cq_ex_to_cq(tscq));
+	struct ibv_xrcd_init_attr xa = { .comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS, .fd = -1,
+		.oflags = 0100 };
+	struct ibv_xrcd *xrcd = ibv_open_xrcd(ctx, &xa);
+	printf("open_xrcd=%d\n", xrcd ? 0 : errno);
+	struct ibv_td_init_attr ta = { 0 };
+	struct ibv_td *td = ibv_alloc_td(ctx, &ta);
+	printf("alloc_td=%d\n", td ? 0 : errno);
+
+	struct ibv_pd *pd = ibv_alloc_pd(ctx);
+	struct ibv_mw *mw1 = ibv_alloc_mw(pd, IBV_MW_TYPE_1);
+	printf("alloc_mw_type_1=%d\n", mw1 ? 0 : errno);
+	struct ibv_mw *mw2 = ibv_alloc_mw(pd, IBV_MW_TYPE_2);
+	printf("alloc_mw_type_2=%d\n", mw2 ? 0 : errno);
+	char *buf = aligned_alloc(4096, 8192);
+	struct ibv_mr *mr = ibv_reg_mr(pd, buf, 8192, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE
+			| IBV_ACCESS_REMOTE_READ | IBV_ACCESS_MW_BIND);
+	struct ibv_sge advise = { .addr = (uintptr_t) buf, .length = 4096, .lkey = mr->lkey };
+	printf("advise_mr=%d\n", ibv_advise_mr(pd, IBV_ADVISE_MR_ADVICE_PREFETCH, 0, &advise, 1));
+
+	/* ping-pong: A sends 64 bytes to B, B sends them back, iters times, everything through wr_* and start_poll */
+	struct ibv_cq_init_attr_ex ca = { .cqe = 64, .wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_QP_NUM };
+	struct ibv_cq_ex *cqa = ibv_create_cq_ex(ctx, &ca), *cqb = ibv_create_cq_ex(ctx, &ca);
+	if (!cqa || !cqb)
+		fail("create_cq_ex");
+	struct ibv_qp_init_attr_ex qa = { .send_cq = ibv_cq_ex_to_cq(cqa), .recv_cq = ibv_cq_ex_to_cq(cqa),
+		.cap = { 16, 16, 1, 1, 0 }, .qp_type = IBV_QPT_RC, .comp_mask = IBV_QP_INIT_ATTR_PD
+		| IBV_QP_INIT_ATTR_SEND_OPS_FLAGS, .pd = pd, .send_ops_flags = IBV_QP_EX_WITH_SEND };
+	struct ibv_qp *qpa = ibv_create_qp_ex(ctx, &qa);
+	qa.send_cq = qa.recv_cq = ibv_cq_ex_to_cq(cqb);
+	struct ibv_qp *qpb = ibv_create_qp_ex(ctx, &qa);
+	if (!qpa || !qpb)
+		fail("create_qp_ex");
+	connect_qp(qpa, qpb->qp_num);
+	connect_qp(qpb, qpa->qp_num);
+	struct ibv_qp_ex *xa_ = ibv_qp_to_qp_ex(qpa), *xb = ibv_qp_to_qp_ex(qpb);
+	struct ibv_sge ra = { (uintptr_t) buf, 64, mr->lkey }, rb = { (uintptr_t) buf + 4096, 64, mr->lkey };
+	struct ibv_recv_wr wa = { .wr_id = 1, .sg_list = &ra, .num_sge = 1 }, wb = { .wr_id = 2, .sg_list = &rb,
+		.num_sge = 1 }, *bad;
+	int op, errors = 0;
+	uint32_t len;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < iters; i++) {
+		ibv_post_recv(qpb, &wb, &bad);
+		ibv_post_recv(qpa, &wa, &bad);
+		ibv_wr_start(xa_);
+		xa_->wr_id = 3;
+		xa_->wr_flags = IBV_SEND_SIGNALED;
+		ibv_wr_send(xa_);
+		ibv_wr_set_sge(xa_, mr->lkey, (uintptr_t) buf + 128, 64);
+		if (ibv_wr_complete(xa_))
+			fail("wr_complete");
+		errors += one(cqa, &op, &len) != IBV_WC_SUCCESS || op != IBV_WC_SEND;
+		errors += one(cqb, &op, &len) != IBV_WC_SUCCESS || op != IBV_WC_RECV || len != 64;
+		ibv_wr_start(xb);
+		xb->wr_id = 4;
+		xb->wr_flags = IBV_SEND_SIGNALED;
+		ibv_wr_send(xb);
+		ibv_wr_set_sge(xb, mr->lkey, (uintptr_t) buf + 4096, 64);
+		if (ibv_wr_complete(xb))
+			fail("wr_complete");
+		errors += one(cqb, &op, &len) != IBV_WC_SUCCESS || op != IBV_WC_SEND;
+		errors += one(cqa, &op, &len) != IBV_WC_SUCCESS || op != IBV_WC_RECV || len != 64;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("pingpong_iters=%d\npingpong_errors=%d\n", iters, errors);
+	printf("pingpong_usec_per_iter=%.2f\n", ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3 / iters);
+	ibv_destroy_qp(qpa);
+	ibv_destroy_qp(qpb);
+	ibv_destroy_cq(ibv_cq_ex_to_cq(cqa));
+	ibv_destroy_cq(ibv_cq_ex_to_cq(cqb));
+	ibv_dereg_mr(mr);
+	if (mw1)
+		ibv_dealloc_mw(mw1);
+	if (mw2)
+		ibv_dealloc_mw(mw2);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+	printf("done=1\n");
+	return 0;
+}
