@@ -1,0 +1,85 @@
+package org.jrdma.tools;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.jrdma.testkit.fabric.Fabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every query name and option of {@code ibtool saquery} against infiniband-diags' saquery on one
+ * simulated fabric with OpenSM ({@link AgainstC}): the same standard output, exit status and
+ * standard error (pids masked), node-name lookups and their failures included. The SM's ActCount
+ * is masked, as it moves between the two runs.
+ */
+@SimulatedFabric(topology = "two-switch")
+class SaqueryOptionsTest {
+    /** Each query name (and alias) with its arguments: LIDs, node names, ports, blocks, GIDs. */
+    private static final List<String> QUERIES = List.of("NR", "NodeRecord 1", "nr 3", "3", "node02 HCA-1", "NR sw2",
+            "PIR", "PIR 3", "PIR 3/1", "PIR 1/7", "PIR 3/255", "PIR 3/1/1", "PIR 3/x", "PortInfoRecord node01 HCA-1/1",
+            "SL2VL 3", "SL2VL 1/2", "SL2VL 1/1/7", "SL2VL 1//7", "SL2VLTableRecord sw2/8",
+            "PKTR", "PKTR 3", "PKTR 1/1/0", "PKeyTableRecord 3//0",
+            "VLAR", "VLAR 3/1", "VLAR 1/0/1", "VLArbitrationTableRecord 1//2",
+            "IIR", "IIR fe80::2:c903:0:1011", "InformInfoRecord ::",
+            "LR", "LR 3", "LR 1/7", "LR 1 5", "LR 3/1 1/1", "LinkRecord sw1/8 sw2",
+            "SR", "ServiceRecord",
+            "PR --slid 3 --dlid 5", "PathRecord --slid 1 --dlid 6",
+            "MCMR", "MCMemberRecord",
+            "LFTR", "LFTR 1", "LFTR 1/0", "LFTRecord sw2/0",
+            "MFTR", "MFTR 1", "MFTR 1/0/0", "MFTR 1//0", "MFTRecord 6/0",
+            "GIR", "GIR 3", "GIR 3/1", "GUIDInfoRecord node04 HCA-1/0",
+            "SWIR", "SWIR 1", "SwitchInfoRecord sw2",
+            "SMIR", "SMIR 1", "SMInfoRecord sw1",
+            "CPI", "ClassPortInfo");
+    /** The options: the node options, the other commands, the PathRecord and MCMemberRecord selectors, keys. */
+    private static final List<String> OPTIONS = List.of("-N", "-N node01 HCA-1", "-D", "--list", "-L node01 HCA-1", "-L sw1",
+            "-l node03 HCA-1", "-l nosuch", "-G node02 HCA-1", "-G sw2", "-O 3", "-O 1", "-O 99", "-U 0x0002c90300001041",
+            "-U 0x0002c90300000a01", "-s", "-g", "-m", "-m 0xc000", "-m 0xc001", "-x", "-x 3", "-c", "-S", "-I", "-K SR", "-K IIR",
+            "-K PIR 3/1", "-N -L node01 HCA-1", "-L node01 HCA-1 -N",
+            "--src-to-dst 3:5", "--src-to-dst node01 HCA-1:node03 HCA-1", "--src-to-dst sw1:sw2",
+            "--sgid-to-dgid fe80::2:c903:0:1011-fe80::2:c903:0:1031",
+            "PR --sgid fe80::2:c903:0:1011 --dgid fe80::2:c903:0:1031", "PR --slid 3 --dlid 5 --sl 0",
+            "PR --slid 3 --dlid 5 --sl 3", "PR --slid 3 --dlid 5 --pkey 0xffff", "PR --slid 3 --dlid 5 --pkey 0x7fff",
+            "PR --slid 3 --dlid 5 --mtu 0x84", "PR --slid 3 --dlid 5 -M 0x85", "PR --slid 3 --dlid 5 --rate 0x83",
+            "PR --slid 3 --dlid 5 -R 0x8a", "PR --slid 3 --dlid 5 --pkt_lifetime 0x92", "PR --slid 3 --dlid 5 -Q 0",
+            "PR --slid 3 --dlid 5 --qos_class 1", "PR --slid 3 --dlid 5 -T 0", "PR --slid 3 --dlid 5 --tclass 1",
+            "PR --slid 3 --dlid 5 -F 0x100", "PR --slid 3 --dlid 5 --flow_label 1", "PR --slid 3 --dlid 5 -H 0",
+            "PR --slid 3 --dlid 5 --hop_limit 1", "PR --slid 3 --dlid 5 -r 1", "PR --slid 3 --dlid 5 --reversible 0",
+            "PR --slid 3 --dlid 5 -n 1", "PR --slid 3 --dlid 5 --numb_path 2", "PR --slid 3 --dlid 5 --service_id 0x10",
+            "-p --slid 4 --dlid 6", "MCMR --mlid 0xc000", "MCMR --mlid 0xc001", "MCMR --mgid ff12:401b:ffff::ffff:ffff",
+            "MCMR --gid fe80::1", "MCMR --qkey 0xb1b", "MCMR -q 0x1", "MCMR --pkey 0xffff", "MCMR --sl 0", "MCMR --mtu 0x84",
+            "MCMR --rate 0x83", "MCMR --pkt_lifetime 1", "MCMR --scope 2", "MCMR --join_state 1", "MCMR -J 2", "MCMR -X 0",
+            "MCMR --proxy_join 1", "MCMR -T 0", "MCMR -F 0", "MCMR -H 0", "MCMR --tclass 0 --flow_label 0 --hop_limit 0",
+            "--smkey 1 NR 3", "--smkey 0x0 SMIR", "-t 500 NR 3");
+    /** saquery's own failures: names nobody has (ENONET), bad LIDs and GIDs (EINVAL). */
+    private static final List<String> FAILURES = List.of("NoSuchNode", "NR nosuch", "PIR nosuch/1", "LR 3 nosuch",
+            "--src-to-dst nosuch:3", "--src-to-dst 3:nosuch", "NR 0", "NR /1", "NR 70000", "PIR 0x/1", "IIR foo",
+            "IIR 1.2.3.4");
+
+    @TestFactory
+    Stream<DynamicTest> queriesAreSaquerys(Fabric fabric) {
+        return cases(fabric, QUERIES);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> optionsAreSaquerys(Fabric fabric) {
+        return cases(fabric, OPTIONS);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> failuresAreSaquerys(Fabric fabric) {
+        return cases(fabric, FAILURES);
+    }
+
+    /** Each line run both ways; a node name of two words is one argument ({@code node01 HCA-1}). */
+    private static Stream<DynamicTest> cases(Fabric fabric, List<String> lines) {
+        return lines.stream().map(line -> DynamicTest.dynamicTest(line, () -> {
+            String[] words = ("saquery " + line).replaceAll("(node0\\d) (HCA-1)", "$1\u0000$2").split(" ");
+            Arrays.setAll(words, i -> words[i].replace('\u0000', ' '));
+            AgainstC.runAt(fabric, "node01 HCA-1", words[0], Arrays.copyOfRange(words, 1, words.length))
+                    .assertSame(QueryCommandsTest::maskTraffic);
+        }));
+    }
+}
