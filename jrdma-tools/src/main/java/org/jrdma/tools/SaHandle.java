@@ -15,8 +15,9 @@ import org.jrdma.path.IBPath;
 /**
  * saquery's {@code sa_handle}: the subnet administrator at the SM's LID, asked with SubnAdmGet and
  * SubnAdmGetTable carrying the SM_Key of {@code --smkey}, its failures reported as saquery reports
- * them ({@code ERROR: Query result returned 0x0c00, ...} on standard error, status EIO; a MAD that
- * could not be sent or got no answer: {@code Query SA failed: <strerror>}, status that errno).
+ * them ({@code ERROR: Query result returned 0x0200, ...} on standard error, status EIO; a query the
+ * SA does not answer, as OpenSM ignores a wrong SM_Key: {@code sa_query}'s warning and {@code Query
+ * SA failed: Connection timed out}, status ETIMEDOUT).
  */
 final class SaHandle {
     /** errno EIO: what saquery returns when the SA answers with an error status. */
@@ -44,7 +45,7 @@ final class SaHandle {
 
     /** SubnAdmGetTable of the records matching {@code template} in the components of {@code componentMask}. */
     <T extends IbaStruct & MadAttribute> List<T> getTable(T template, long componentMask, long attributeModifier) {
-        return query(() -> transactor.subnAdmGetTable(template, componentMask, attributeModifier, sa));
+        return query(template.attributeId(), () -> transactor.subnAdmGetTable(template, componentMask, attributeModifier, sa));
     }
 
     /** Every record of a type: SubnAdmGetTable with no component selected. */
@@ -55,21 +56,23 @@ final class SaHandle {
     /** The SA's ClassPortInfo (SubnAdmGet); on failure saquery's {@code Failed to query SA:ClassPortInfo} follows its reason. */
     MadClassPortInfo classPortInfo() {
         try {
-            return query(() -> transactor.subnAdmGet(new MadClassPortInfo(), 0, sa));
+            MadClassPortInfo template = new MadClassPortInfo();
+            return query(template.attributeId(), () -> transactor.subnAdmGet(template, 0, sa));
         } catch (DiagError e) {
             throw e.stderrLine("Failed to query SA:ClassPortInfo");
         }
     }
 
-    private static <T> T query(Supplier<T> query) {
+    private static <T> T query(int attributeId, Supplier<T> query) {
         try {
             return query.get();
         } catch (MadClassException e) {
             int status = e.status().orElse(0);
             throw DiagError.stderr(statusError(status), EIO, e);
         } catch (MadTimeoutException e) {
-            // libibumad reports the timeout in the answer's status: no libibmad warning precedes it.
-            throw DiagError.stderr("Query SA failed: Connection timed out", ETIMEDOUT, null);
+            // libibumad's receive times out: sa_query's warning (its text ends with a newline of its own), then saquery's line.
+            throw DiagError.stderr("Query SA failed: Connection timed out", ETIMEDOUT, null).prepend(
+                    DiagError.ibwarn("sa_query", "umad_recv failed: attr 0x" + Integer.toHexString(attributeId) + ": Connection timed out\n"));
         }
     }
 

@@ -53,8 +53,12 @@ class SaqueryOptionsTest {
             "MCMR --rate 0x83", "MCMR --pkt_lifetime 1", "MCMR --scope 2", "MCMR --join_state 1", "MCMR -J 2", "MCMR -X 0",
             "MCMR --proxy_join 1", "MCMR -T 0", "MCMR -F 0", "MCMR -H 0", "MCMR --tclass 0 --flow_label 0 --hop_limit 0",
             "--smkey 1 NR 3", "--smkey 0x0 SMIR", "-t 500 NR 3");
-    /** saquery's own failures: names nobody has (ENONET), bad LIDs and GIDs (EINVAL). */
-    private static final List<String> FAILURES = List.of("NoSuchNode", "NR nosuch", "PIR nosuch/1", "LR 3 nosuch",
+    /**
+     * saquery's own failures: names nobody has (ENONET), bad LIDs and GIDs (EINVAL), an SA error
+     * status (EIO), an SM_Key OpenSM ignores (ETIMEDOUT).
+     */
+    private static final List<String> FAILURES = List.of("PKTR 3/1/5", "-t 200 --smkey 0x123456789 SMIR",
+            "-t 200 --smkey 0x123456789 -c", "-t 200 --smkey 0x123456789 SWIR", "NoSuchNode", "NR nosuch", "PIR nosuch/1", "LR 3 nosuch",
             "--src-to-dst nosuch:3", "--src-to-dst 3:nosuch", "NR 0", "NR /1", "NR 70000", "PIR 0x/1", "IIR foo",
             "IIR 1.2.3.4");
 
