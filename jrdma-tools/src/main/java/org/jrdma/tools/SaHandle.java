@@ -23,7 +23,7 @@ final class SaHandle {
     /** errno EIO: what saquery returns when the SA answers with an error status. */
     static final int EIO = 5;
     /** errno ETIMEDOUT: what saquery returns when the SA does not answer. */
-    private static final int ETIMEDOUT = 110;
+    static final int ETIMEDOUT = 110;
     private static final String[] SA_ERRORS = {"SA_NO_ERROR", "SA_ERR_NO_RESOURCES", "SA_ERR_REQ_INVALID", "SA_ERR_NO_RECORDS",
         "SA_ERR_TOO_MANY_RECORDS", "SA_ERR_REQ_INVALID_GID", "SA_ERR_REQ_INSUFFICIENT_COMPONENTS", "SA_ERR_REQ_DENIED",
         "SA_ERR_STATUS_PRIO_SUGGESTED", "SA_ERR_UNKNOWN"};

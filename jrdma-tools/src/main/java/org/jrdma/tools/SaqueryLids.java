@@ -32,7 +32,13 @@ final class SaqueryLids {
     /** {@code get_lid}: the LID a name or number argument stands for. */
     int lid(String name) {
         if (!name.isEmpty() && Character.isLetter(name.charAt(0)) && name.charAt(0) < 0x80) {
-            for (SaNodeRecord record : nodes.get()) {
+            List<SaNodeRecord> records;
+            try {
+                records = nodes.get();
+            } catch (DiagError e) {
+                throw e.stderrLine("Failed to find lid for \"" + name + "\": " + strerror(e.status()));
+            }
+            for (SaNodeRecord record : records) {
                 if (sameName(name, record.nodeDescription().nodeString())) {
                     return record.lid();
                 }
@@ -44,6 +50,15 @@ final class SaqueryLids {
             throw DiagError.stderr("Invalid lid specified: \"" + name + "\"", EINVAL, null);
         }
         return (int) value;
+    }
+
+    /** glibc's {@code strerror} of the statuses an SA query ends with. */
+    private static String strerror(int errno) {
+        return switch (errno) {
+            case SaHandle.EIO -> "Input/output error";
+            case SaHandle.ETIMEDOUT -> "Connection timed out";
+            default -> "Unknown error " + errno;
+        };
     }
 
     /** saquery's {@code strncmp(name, description, 64) == 0}. */
