@@ -1,10 +1,11 @@
 package org.jrdma.tools;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jrdma.iba.Gid;
+import org.jrdma.iba.diag.DiagOptions;
 import org.jrdma.iba.diag.SaQuery;
 import org.jrdma.iba.sa.SaGuidInfoRecord;
 import org.jrdma.iba.sa.SaInformInfoRecord;
@@ -75,7 +76,7 @@ enum SaQueryTable {
         if (!args.isEmpty()) {
             byte[] gid;
             try {
-                gid = org.jrdma.iba.Gid.parse(args.getFirst()).toBytes();
+                gid = Gid.parse(args.getFirst()).toBytes();
             } catch (IllegalArgumentException e) {
                 throw DiagError.stderr("Invalid SubscriberGID specified: \"" + args.getFirst() + "\"", SaqueryLids.EINVAL, e);
             }
@@ -166,11 +167,6 @@ enum SaQueryTable {
         return handler.run(run, args);
     }
 
-    @Override
-    public String toString() {
-        return fullName.toLowerCase(Locale.ROOT);
-    }
-
     /** What a query needs of the saquery run: the SA, the options, and the arguments' LID and numbers. */
     interface Run {
         /**
@@ -190,7 +186,7 @@ enum SaQueryTable {
 
         SaqueryParams params();
 
-        org.jrdma.iba.diag.DiagOptions options();
+        DiagOptions options();
 
         SaNodeRecord named(SaNodeRecord record);
 
