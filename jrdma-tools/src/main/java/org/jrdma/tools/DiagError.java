@@ -85,6 +85,12 @@ final class DiagError extends RuntimeException {
         return this;
     }
 
+    /** Adds a line printed as is on standard error, before the lines already there. */
+    DiagError prepend(String line) {
+        stderr.addFirst(line);
+        return this;
+    }
+
     /** Adds a line printed as is on standard error, after the warnings already there. */
     DiagError stderrLine(String line) {
         stderr.add(line);

@@ -31,7 +31,9 @@ class DiagErrorsTest {
     private static final List<String> USAGE = List.of("smpquery -Z nodeinfo 3", "smpquery nodeinfo", "smpquery", "perfquery -Z",
             "sminfo --foo", "ibaddr -Z", "ibroute", "ibtracert 3", "smpdump 3", "ibnetdiscover -Z", "saquery -Z", "iblinkinfo -Z",
             "perfquery -t", "smpquery --timeout", "smpquery -Z", "ibroute -Z", "smpdump -Z", "ibtracert -Z", "ibstat -Z",
-            "perfquery --bogus 3", "ibqueryerrors -Z", "ibqueryerrors --bogus", "ibqueryerrors -s");
+            "perfquery --bogus 3", "ibqueryerrors -Z", "ibqueryerrors --bogus", "ibqueryerrors -s", "saquery -L", "saquery -l",
+            "saquery -G", "saquery -O", "saquery -O 0", "saquery -U", "saquery --src-to-dst 3", "saquery --sgid-to-dgid fe80::1",
+            "saquery --sgid-to-dgid zz-fe80::1", "saquery PR --sgid zz", "saquery MCMR --mgid ::g");
     /** Requests for help, which the C tools answer with their usage message and status 2. */
     private static final List<String> HELP = List.of("perfquery -h", "smpquery --help", "ibstat -h", "saquery -h",
             "ibnetdiscover -h", "ibqueryerrors -h", "iblinkinfo --help", "ibroute -h", "sminfo -h", "smpdump -h", "ibaddr -h",

@@ -72,7 +72,7 @@ class QueryCommandsTest {
     }
 
     /** Traffic counters, and the SM's ActCount, which moves with every sweep. */
-    private static String maskTraffic(String perfquery) {
+    static String maskTraffic(String perfquery) {
         return perfquery.replaceAll("(?m)^(\t\tActCount\\.+)\\d+$", "$1<n>").replaceAll("(?m)^((?:Port(?:Xmit|Rcv|Unicast(?:Xmit|Rcv)|Multicast(?:Xmit|Rcv))(?:Data|Pkts)):\\.+)\\d+$", "$1<n>");
     }
 }

@@ -311,10 +311,26 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         return subnAdmGetTable(template, componentMask, saPath());
     }
 
+    /**
+     * SubnAdmGetTable with an attribute modifier, which some records give a meaning: for
+     * PortInfoRecord, bit 31 asks for the ports having any of the template's CapabilityMask bits
+     * rather than exactly them (IBA 15.2.5.3, as saquery {@code -s} asks).
+     */
+    public <T extends IbaStruct & MadAttribute> List<T> subnAdmGetTable(T template, long componentMask, long attributeModifier,
+            IBPath path) {
+        return subnAdmGetTable(template, componentMask, attributeModifier, path, Attributes.factoryOf(template));
+    }
+
     /** SubnAdmGetTable making the records with {@code factory}. */
     <T extends IbaStruct & MadAttribute> List<T> subnAdmGetTable(T template, long componentMask, IBPath path, Supplier<T> factory) {
+        return subnAdmGetTable(template, componentMask, 0, path, factory);
+    }
+
+    private <T extends IbaStruct & MadAttribute> List<T> subnAdmGetTable(T template, long componentMask, long attributeModifier,
+            IBPath path, Supplier<T> factory) {
         try {
-            return transact(MadCall.of(Rpc.SUBN_ADM_GET_TABLE, template, path, 0, componentMask, 0), path).records(factory);
+            return transact(MadCall.of(Rpc.SUBN_ADM_GET_TABLE, template, path, attributeModifier, componentMask, 0), path)
+                    .records(factory);
         } catch (MadClassException e) {
             if ((e.status().orElse(0) & Mad.STATUS_CLASS_MASK) == Mad.STATUS_SA_NO_RECORDS) {
                 return List.of();
