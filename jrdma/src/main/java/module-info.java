@@ -14,5 +14,6 @@ module org.jrdma {
     exports org.jrdma.mad.verbs;
     exports org.jrdma.subnet;
     exports org.jrdma.verbs;
+    exports org.jrdma.cm;
     exports org.jrdma.vtools;
 }
