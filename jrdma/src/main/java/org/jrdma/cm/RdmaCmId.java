@@ -142,7 +142,12 @@ public final class RdmaCmId implements AutoCloseable {
         handle.reject(Objects.requireNonNull(privateData, "privateData"));
     }
 
-    /** Disconnects ({@code rdma_disconnect}): both sides get DISCONNECTED; the queue pair goes to the error state. */
+    /**
+     * Disconnects ({@code rdma_disconnect}) and moves the queue pair to the error state. The
+     * first side to call it sends a DREQ, and the peer gets DISCONNECTED; the peer then calls it
+     * too (its DREP), and the first side gets DISCONNECTED in turn (or after a time-out when the
+     * peer never answers).
+     */
     public void disconnect() {
         checkOpen();
         handle.disconnect();

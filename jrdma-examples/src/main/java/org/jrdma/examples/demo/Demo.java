@@ -39,6 +39,7 @@ public final class Demo {
         Demo demo = new Demo();
         demo.fabric(Topology.load(topologyName));
         softRoce();
+        CmDemoStep.run();
     }
 
     private void fabric(Topology topology) {
