@@ -15,5 +15,6 @@ module org.jrdma {
     exports org.jrdma.subnet;
     exports org.jrdma.verbs;
     exports org.jrdma.cm;
+    exports org.jrdma.endpoint;
     exports org.jrdma.vtools;
 }

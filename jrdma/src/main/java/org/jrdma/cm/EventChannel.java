@@ -24,6 +24,8 @@ import org.jrdma.cm.ffi.RawCmEvent;
  * }</pre>
  */
 public final class EventChannel implements AutoCloseable {
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+
     private final CmEventChannel handle;
     /** The open identifiers on this channel by the address of their C structure. */
     private final Map<Long, RdmaCmId> ids = new ConcurrentHashMap<>();
@@ -60,13 +62,33 @@ public final class EventChannel implements AutoCloseable {
     /**
      * Waits up to {@code timeout} for the next event ({@code rdma_get_cm_event}), and acknowledges
      * it ({@code rdma_ack_cm_event}). One thread at a time. A connect request's new identifier
-     * joins this channel.
+     * joins this channel. A platform thread waits in {@code poll(2)}; a virtual thread, which
+     * would pin its carrier there, looks without waiting and sleeps a millisecond in between.
      *
-     * @return the event, or null when none came in time
+     * @return the event, or null when none came in time (or a virtual thread was interrupted)
      */
     public CmEvent getEvent(Duration timeout) {
         checkOpen();
-        RawCmEvent raw = handle.getEvent(RdmaCmId.millis(timeout));
+        int millis = RdmaCmId.millis(timeout);
+        if (!Thread.currentThread().isVirtual()) {
+            return decode(handle.getEvent(millis));
+        }
+        long deadline = System.nanoTime() + millis * NANOS_PER_MILLI;
+        while (true) {
+            RawCmEvent raw = handle.getEvent(0);
+            if (raw != null || System.nanoTime() - deadline >= 0) {
+                return decode(raw);
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+    }
+
+    private CmEvent decode(RawCmEvent raw) {
         if (raw == null) {
             return null;
         }
