@@ -96,8 +96,8 @@ public final class CmInVm {
         checks.check("server disconnects", () -> connectAndDisconnect(false));
         checks.check("notify on an established connection (EISCONN)", this::notifyEstablished);
         checks.check("migrate an identifier to another channel", this::migrate);
-        checks.check("synchronous identifiers: get_request, accept, connect", this::synchronous);
-        checks.check("UD: SIDR resolves the remote QPN and Q_Key, then a datagram", this::udSidr);
+        checks.check("synchronous identifiers (get_request, accept, connect)", this::synchronous);
+        checks.check("UD over SIDR resolves the remote QPN and Q_Key, then a datagram", this::udSidr);
         checks.check("multicast join and leave", this::multicast);
         checks.check("Java client against C rping -s", this::javaClientCServer);
         checks.check("C rping -c against Java server", this::cClientJavaServer);

@@ -46,7 +46,7 @@ public final class EndpointInVm {
 
     private void run() {
         checks.check("echo in order", this::echo);
-        checks.check("credits: a fast sender waits for a slow receiver, no RNR", this::credits);
+        checks.check("credits make a fast sender wait for a slow receiver, no RNR", this::credits);
         checks.check("four endpoints on virtual threads", this::manyOnVirtualThreads);
         checks.check("close fails pending sends and receives", this::closeFailsPending);
         checks.check("peer disconnect fails pending receives", this::peerDisconnect);

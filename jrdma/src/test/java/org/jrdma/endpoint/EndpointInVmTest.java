@@ -19,7 +19,7 @@ class EndpointInVmTest {
     /** Every check {@link EndpointInVm} makes, in its order. */
     private static final List<String> CHECKS = List.of(
             "echo in order",
-            "credits: a fast sender waits for a slow receiver, no RNR",
+            "credits make a fast sender wait for a slow receiver, no RNR",
             "four endpoints on virtual threads",
             "close fails pending sends and receives",
             "peer disconnect fails pending receives");
