@@ -71,6 +71,10 @@ public final class RdmaEndpoint implements AutoCloseable {
     private static final int SHORT_PARKS = 1000;
     private static final long RECV_ID = 1L << 32;
     private static final long CREDIT_WRITE_ID = 2L << 32;
+    /** Where in {@link #mr} our counter is, which the peer RDMA-writes its posted receives into. */
+    private static final long COUNTER_OFFSET = (long) (RECEIVES + SEND_SLOTS) * MAX_MESSAGE;
+    /** Where in {@link #mr} the value we RDMA-write into the peer's counter is staged. */
+    private static final long POSTED_OFFSET = COUNTER_OFFSET + 8;
 
     private final RdmaCmId id;
     private final EventChannel channel;
@@ -80,8 +84,6 @@ public final class RdmaEndpoint implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     /** Receive buffers, then send slots, then our counter, then the value we write into the peer's counter. */
     private final Mr mr;
-    private final long counterOffset = (long) (RECEIVES + SEND_SLOTS) * MAX_MESSAGE;
-    private final long postedOffset = counterOffset + 8;
     private long peerCounterAddr;
     private int peerCounterRkey;
     private int peerReceives;
@@ -113,7 +115,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         this.pd = ctx.pd();
         this.cq = ctx.cq(2 * (RECEIVES + SEND_SLOTS));
         this.qp = id.createQp(pd, new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(SEND_SLOTS + RECEIVES, RECEIVES, 1, 1, 0)));
-        this.mr = pd.mr(arena.allocate(postedOffset + 8, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        this.mr = pd.mr(arena.allocate(POSTED_OFFSET + 8, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         for (int i = 0; i < SEND_SLOTS; i++) {
             freeSlots.add(i);
         }
@@ -159,7 +161,7 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     private ConnParam param() {
         ByteBuffer hello = ByteBuffer.allocate(HELLO).order(ByteOrder.BIG_ENDIAN);
-        hello.putInt(RECEIVES).putLong(mr.addr() + counterOffset).putInt(mr.rkey());
+        hello.putInt(RECEIVES).putLong(mr.addr() + COUNTER_OFFSET).putInt(mr.rkey());
         return new ConnParam().privateData(hello.array()).responderResources(1).initiatorDepth(1).retryCount(7)
                 .rnrRetryCount(0);
     }
@@ -258,15 +260,15 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     /** RDMA-writes how many receives we have posted into the peer's counter: its credits. */
     private void writeCredits() {
-        mr.memory().set(COUNTER, postedOffset, receivesPosted);
-        qp.postSend(new SendWr().wrId(CREDIT_WRITE_ID).opcode(WrOpcode.RDMA_WRITE).sge(mr.sge(postedOffset, 8))
+        mr.memory().set(COUNTER, POSTED_OFFSET, receivesPosted);
+        qp.postSend(new SendWr().wrId(CREDIT_WRITE_ID).opcode(WrOpcode.RDMA_WRITE).sge(mr.sge(POSTED_OFFSET, 8))
                 .flags(SendFlags.SIGNALED).rdma(peerCounterAddr, peerCounterRkey));
     }
 
     /** Posts queued messages while there are credits and free send slots. */
     private boolean postSends() {
         boolean posted = false;
-        long peerPosted = Math.max(peerReceives, mr.memory().get(COUNTER, counterOffset));
+        long peerPosted = Math.max(peerReceives, mr.memory().get(COUNTER, COUNTER_OFFSET));
         while (sent < peerPosted && !freeSlots.isEmpty() && !sends.isEmpty()) {
             Pending p = sends.poll();
             int slot = freeSlots.poll();

@@ -75,7 +75,8 @@ public final class CmDemoStep {
                         + " " + HOST + " " + PORT,
                 "status=$?",
                 "wait",
-                "echo '(rping -s said:)'; cat /tmp/rping-s.out",
+                "echo '(rping -s said; it stops at the client's disconnect, state 10 being DISCONNECTED:)'",
+                "cat /tmp/rping-s.out",
                 "exit $status"), Duration.ofMinutes(5));
         System.out.print(result.output());
         System.out.printf("(VM run took %d ms, exit status %d)%n", result.elapsed().toMillis(), result.exitCode());
