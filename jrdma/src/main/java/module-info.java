@@ -14,5 +14,7 @@ module org.jrdma {
     exports org.jrdma.mad.verbs;
     exports org.jrdma.subnet;
     exports org.jrdma.verbs;
+    exports org.jrdma.cm;
+    exports org.jrdma.endpoint;
     exports org.jrdma.vtools;
 }

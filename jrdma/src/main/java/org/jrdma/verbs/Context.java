@@ -56,6 +56,16 @@ public final class Context extends Resource {
     }
 
     /**
+     * Internal, for {@code org.jrdma.cm}: a context on a device another library opened and keeps
+     * open (librdmacm's {@code cm_id->verbs}). Closing it closes what was made from it, not the
+     * device. Its parameter's type is not exported: no one outside the module can call it.
+     */
+    @SuppressWarnings("exports")
+    public static Context borrowed(IbvContext handle, String deviceName) {
+        return new Context(handle, deviceName, null);
+    }
+
+    /**
      * The end port this context was opened for ({@link Verbs#open(EndPort)}), python-rdma's
      * {@code ctx.end_port}; empty when it was opened by device name.
      */

@@ -65,6 +65,17 @@ public final class Qp extends Resource implements RecvQueue {
 
     /** {@code ibv_create_qp}, registered as a dependent of what it uses and findable by events. */
     static Qp create(Pd pd, QpInitAttr init) {
+        return create(pd, init, null);
+    }
+
+    /**
+     * Internal, for {@code org.jrdma.cm}: a queue pair that {@code maker} creates and destroys
+     * (librdmacm's {@code rdma_create_qp} on a connection identifier), otherwise like
+     * {@link Pd#qp(QpInitAttr)}'s. Its parameter's type is not exported: no one outside the
+     * module can call it.
+     */
+    @SuppressWarnings("exports")
+    public static Qp create(Pd pd, QpInitAttr init, IbvQp.Maker maker) {
         Context context = pd.context();
         for (Cq cq : new Cq[] {init.sendCq(), init.recvCq()}) {
             cq.checkOpen();
@@ -80,7 +91,7 @@ public final class Qp extends Resource implements RecvQueue {
             }
         }
         IbvQp handle = IbvQp.create(pd.handle(), init.sendCq().handle(), init.recvCq().handle(),
-                srq == null ? null : srq.handle(), init.qpType().value(), init.cap().toIbv(), init.sqSigAll());
+                srq == null ? null : srq.handle(), init.qpType().value(), init.cap().toIbv(), init.sqSigAll(), maker);
         Qp qp = new Qp(pd, init, handle);
         qp.register(pd, init.sendCq(), init.recvCq(), srq);
         context.map(handle.address(), qp);

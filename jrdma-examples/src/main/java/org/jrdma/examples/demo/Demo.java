@@ -40,6 +40,7 @@ public final class Demo {
         demo.fabric(Topology.load(topologyName));
         softRoce();
         ExtendedVerbsDemoStep.run();
+        CmDemoStep.run();
     }
 
     private void fabric(Topology topology) {

@@ -44,6 +44,10 @@ readonly VM_TOOLS=(
     "/usr/bin/rdma:iproute2"
     "/usr/lib/*/libibverbs/librxe-*.so:ibverbs-providers"
     "/usr/bin/ibv_devices:ibverbs-utils"
+    "/usr/lib/*/librdmacm.so.1:librdmacm1"
+    "/usr/bin/rping:rdmacm-utils"
+    "/usr/bin/ucmatose:rdmacm-utils"
+    "/usr/bin/udaddy:rdmacm-utils"
 )
 
 timeout_seconds=300

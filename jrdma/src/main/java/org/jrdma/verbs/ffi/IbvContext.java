@@ -70,6 +70,8 @@ public final class IbvContext extends NativeObject {
     private static final VarHandle OPS_POST_SEND = Structs.handle(Structs.IBV_CONTEXT, "ops.post_send");
     private static final VarHandle OPS_POST_RECV = Structs.handle(Structs.IBV_CONTEXT, "ops.post_recv");
     private static final VarHandle OPS_POST_SRQ_RECV = Structs.handle(Structs.IBV_CONTEXT, "ops.post_srq_recv");
+    private static final VarHandle DEVICE = Structs.handle(Structs.IBV_CONTEXT, "device");
+    private static final long DEVICE_NAME = Structs.offset(Structs.IBV_DEVICE, "name");
     private static final VarHandle DEVICE_NODE_TYPE = Structs.handle(Structs.IBV_DEVICE, "node_type");
 
     // struct ibv_device_attr
@@ -152,9 +154,12 @@ public final class IbvContext extends NativeObject {
     final MemorySegment postSrqRecv;
     private final MemorySegment queryPortEx;
     private final int asyncFd;
+    /** Whether closing this object closes the device; false for a context another library opened. */
+    private final boolean owned;
 
-    private IbvContext(MemorySegment raw, String name, boolean confined) {
+    private IbvContext(MemorySegment raw, String name, boolean confined, boolean owned) {
         super(raw, Structs.IBV_CONTEXT, "context of " + name, confined);
+        this.owned = owned;
         pollCq = (MemorySegment) OPS_POLL_CQ.get(ptr, 0L);
         reqNotifyCq = (MemorySegment) OPS_REQ_NOTIFY_CQ.get(ptr, 0L);
         postSend = (MemorySegment) OPS_POST_SEND.get(ptr, 0L);
@@ -208,11 +213,25 @@ public final class IbvContext extends NativeObject {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment state = Errors.callState(arena);
                 MemorySegment raw = (MemorySegment) OPEN_DEVICE.invokeExact(state, device);
-                return new IbvContext(Errors.nonNull("ibv_open_device", raw, state), name, confined);
+                return new IbvContext(Errors.nonNull("ibv_open_device", raw, state), name, confined, true);
             } catch (Throwable t) {
                 throw Errors.rethrow(t);
             }
         });
+    }
+
+    /**
+     * The context at {@code raw} that another library opened and keeps open (librdmacm's
+     * {@code cm_id->verbs}): usable from any thread, and closing it leaves the device open.
+     */
+    public static IbvContext borrow(MemorySegment raw) {
+        return new IbvContext(raw, deviceName(raw), false, false);
+    }
+
+    /** The name of the device of the context at {@code raw}: {@code context->device->name}. */
+    public static String deviceName(MemorySegment raw) {
+        MemorySegment device = (MemorySegment) DEVICE.get(raw.reinterpret(Structs.IBV_CONTEXT.byteSize()), 0L);
+        return device.reinterpret(Structs.IBV_DEVICE.byteSize()).getString(DEVICE_NAME, StandardCharsets.UTF_8);
     }
 
     /**
@@ -421,6 +440,9 @@ public final class IbvContext extends NativeObject {
 
     @Override
     void destroy(MemorySegment raw) {
+        if (!owned) {
+            return;
+        }
         try {
             Errors.zero("ibv_close_device", (int) CLOSE_DEVICE.invokeExact(raw));
         } catch (Throwable t) {

@@ -74,14 +74,36 @@ public final class IbvQp extends NativeObject {
     private static final VarHandle ALT_TIMEOUT = Structs.handle(Structs.IBV_QP_ATTR, "alt_timeout");
     private static final VarHandle RATE_LIMIT = Structs.handle(Structs.IBV_QP_ATTR, "rate_limit");
 
+    /**
+     * How a queue pair is created and destroyed when not by {@code ibv_create_qp} and
+     * {@code ibv_destroy_qp}: librdmacm's {@code rdma_create_qp} and {@code rdma_destroy_qp},
+     * which also tie it to a connection identifier.
+     */
+    public interface Maker {
+        /**
+         * Creates the queue pair in protection domain {@code pd} from the filled
+         * {@code struct ibv_qp_init_attr} {@code initAttr} (whose {@code cap} it updates to what
+         * was granted) and returns its {@code struct ibv_qp}, never {@code NULL}.
+         *
+         * @throws org.jrdma.SysException when the library refuses
+         */
+        MemorySegment create(MemorySegment pd, MemorySegment initAttr);
+
+        /** Destroys the queue pair at {@code qp}, already unusable from Java. */
+        void destroy(MemorySegment qp);
+    }
+
     private final int qpNum;
     private final IbvQpCap cap;
+    /** Null for {@code ibv_create_qp}'s queue pairs. */
+    private final Maker maker;
     private final IbvContext context;
     private final SendWrs sendWrs;
     private final RecvWrs recvWrs;
 
-    private IbvQp(MemorySegment raw, IbvContext context, IbvQpCap cap, boolean hasSrq) {
+    private IbvQp(MemorySegment raw, IbvContext context, IbvQpCap cap, boolean hasSrq, Maker maker) {
         super(raw, Structs.IBV_QP, "queue pair", context.isConfined());
+        this.maker = maker;
         this.qpNum = (int) QP_NUM.get(ptr, 0L);
         this.cap = cap;
         this.context = context;
@@ -97,10 +119,12 @@ public final class IbvQp extends NativeObject {
      * {@code ibv_create_qp}: the device may grant more than {@code cap} asks; {@link #cap()}
      * says what it granted.
      *
-     * @param srq the shared receive queue, or null for the queue pair's own
+     * @param srq   the shared receive queue, or null for the queue pair's own
+     * @param maker what creates and destroys it, or null for {@code ibv_create_qp} and
+     *              {@code ibv_destroy_qp}
      */
     public static IbvQp create(IbvPd pd, IbvCq sendCq, IbvCq recvCq, IbvSrq srq, int qpType, IbvQpCap cap,
-            boolean sqSigAll) {
+            boolean sqSigAll, Maker maker) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             MemorySegment init = arena.allocate(Structs.IBV_QP_INIT_ATTR);
@@ -115,8 +139,9 @@ public final class IbvQp extends NativeObject {
             CAP_MAX_INLINE_DATA.set(init, INIT_CAP, cap.maxInlineData());
             INIT_QP_TYPE.set(init, 0L, qpType);
             INIT_SQ_SIG_ALL.set(init, 0L, sqSigAll ? 1 : 0);
-            MemorySegment raw = (MemorySegment) CREATE_QP.invokeExact(state, pd.ptr, init);
-            return new IbvQp(Errors.nonNull("ibv_create_qp", raw, state), pd.context, readCap(init, INIT_CAP), srq != null);
+            MemorySegment raw = maker != null ? maker.create(pd.ptr, init)
+                    : Errors.nonNull("ibv_create_qp", (MemorySegment) CREATE_QP.invokeExact(state, pd.ptr, init), state);
+            return new IbvQp(raw, pd.context, readCap(init, INIT_CAP), srq != null, maker);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
@@ -271,6 +296,10 @@ public final class IbvQp extends NativeObject {
 
     @Override
     void destroy(MemorySegment raw) {
+        if (maker != null) {
+            maker.destroy(raw);
+            return;
+        }
         try {
             Errors.zero("ibv_destroy_qp", (int) DESTROY_QP.invokeExact(raw));
         } catch (Throwable t) {

@@ -1,0 +1,321 @@
+package org.jrdma.cm;
+
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jrdma.cm.ffi.CmId;
+import org.jrdma.iba.Gid;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.EventType;
+import org.jrdma.verbs.Pd;
+import org.jrdma.verbs.Qp;
+import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.ffi.IbvContext;
+
+/**
+ * A connection identifier of the RDMA connection manager ({@code struct rdma_cm_id}, rdma_cm(7)):
+ * what a socket is to TCP. An active side resolves an IP address and port to a device and a
+ * path ({@link #resolveAddr}, {@link #resolveRoute}), makes its queue pair ({@link #createQp})
+ * and {@link #connect}s; a passive side {@link #bindAddr binds}, {@link #listen}s, and gets a new
+ * identifier per connect request, which it {@link #accept}s or {@link #reject}s. On an
+ * {@link EventChannel} each step's outcome is an event; a synchronous identifier
+ * ({@link #createSync}) waits for it in the call instead.
+ *
+ * <p>Once bound, the identifier is on a device: {@link #context()} is jrdma's {@link Context}
+ * for it (the {@code ibv_context} librdmacm opened), where the protection domain, completion
+ * queues and memory regions are made, and {@link #qp()} the queue pair librdmacm drives through
+ * its states. Closing the identifier closes its queue pair first. Use after close throws
+ * {@link IllegalStateException}.
+ */
+public final class RdmaCmId implements AutoCloseable {
+    /** {@code RDMA_UDP_QKEY}: the Q_Key librdmacm gives the UD queue pairs it makes. */
+    public static final int UDP_QKEY = 0x01234567;
+    /** jrdma's contexts on the devices librdmacm opened, by the address of their {@code ibv_context}. */
+    private static final Map<Long, Context> CONTEXTS = new ConcurrentHashMap<>();
+    private static final AtomicLong SERIALS = new AtomicLong();
+
+    private final CmId handle;
+    private final long address;
+    private volatile EventChannel channel;
+    private final long serial = SERIALS.incrementAndGet();
+    private volatile Qp qp;
+    private volatile boolean closed;
+
+    RdmaCmId(CmId handle, EventChannel channel) {
+        this.handle = handle;
+        this.address = handle.address();
+        this.channel = channel;
+    }
+
+    /**
+     * A synchronous identifier ({@code rdma_create_id} without a channel): each call waits for
+     * its outcome and throws {@link org.jrdma.SysException} when it is an error (for example
+     * {@code ECONNREFUSED} for a rejected connect).
+     */
+    public static RdmaCmId createSync(PortSpace ps) {
+        RdmaCm.requireAvailable();
+        return new RdmaCmId(CmId.create(null, ps.value()), null);
+    }
+
+    long address() {
+        return address;
+    }
+
+    long serial() {
+        return serial;
+    }
+
+    /** The channel whose events report on this identifier, or null for a synchronous one. */
+    public EventChannel channel() {
+        return channel;
+    }
+
+    /** The port space ({@code id->ps}). */
+    public PortSpace portSpace() {
+        checkOpen();
+        return PortSpace.fromValue(handle.ps());
+    }
+
+    /**
+     * Resolves {@code dst} (and {@code src}, when not null) to a local device, port and address
+     * ({@code rdma_resolve_addr}): {@link CmEventType#ADDR_RESOLVED} or
+     * {@link CmEventType#ADDR_ERROR} follows within {@code timeout}.
+     */
+    public void resolveAddr(InetSocketAddress src, InetSocketAddress dst, Duration timeout) {
+        checkOpen();
+        handle.resolveAddr(src, Objects.requireNonNull(dst, "dst"), millis(timeout));
+    }
+
+    /** Resolves the route to the resolved address ({@code rdma_resolve_route}): ROUTE_RESOLVED or ROUTE_ERROR follows. */
+    public void resolveRoute(Duration timeout) {
+        checkOpen();
+        handle.resolveRoute(millis(timeout));
+    }
+
+    /** Binds to a local address and port, 0 for any ({@code rdma_bind_addr}). */
+    public void bindAddr(InetSocketAddress address) {
+        checkOpen();
+        handle.bindAddr(Objects.requireNonNull(address, "address"));
+    }
+
+    /** Listens for connect requests (or UD SIDR requests) on the bound address ({@code rdma_listen}). */
+    public void listen(int backlog) {
+        checkOpen();
+        handle.listen(backlog);
+    }
+
+    /**
+     * Waits for the next connect request on a synchronous listening identifier
+     * ({@code rdma_get_request}) and returns its new, synchronous identifier.
+     */
+    public RdmaCmId getRequest() {
+        checkOpen();
+        if (channel != null) {
+            throw new IllegalStateException("rdma_get_request needs a synchronous identifier; read the channel's events");
+        }
+        return new RdmaCmId(CmId.adopt(handle.getRequest()), null);
+    }
+
+    /**
+     * Sends a connect request ({@code rdma_connect}) with {@code param}; ESTABLISHED, REJECTED,
+     * UNREACHABLE or CONNECT_ERROR follows. On a UD port space it is a SIDR request, and
+     * ESTABLISHED carries the remote QPN and Q_Key.
+     */
+    public void connect(ConnParam param) {
+        checkOpen();
+        handle.connect(param == null ? null : param.toRaw());
+    }
+
+    /** Accepts the connect request this identifier came with ({@code rdma_accept}). */
+    public void accept(ConnParam param) {
+        checkOpen();
+        handle.accept(param == null ? null : param.toRaw());
+    }
+
+    /** Rejects the connect request this identifier came with, sending {@code privateData} ({@code rdma_reject}). */
+    public void reject(byte[] privateData) {
+        checkOpen();
+        handle.reject(Objects.requireNonNull(privateData, "privateData"));
+    }
+
+    /**
+     * Disconnects ({@code rdma_disconnect}) and moves the queue pair to the error state. The
+     * first side to call it sends a DREQ, and the peer gets DISCONNECTED; the peer then calls it
+     * too (its DREP), and the first side gets DISCONNECTED in turn (or after a time-out when the
+     * peer never answers).
+     */
+    public void disconnect() {
+        checkOpen();
+        handle.disconnect();
+    }
+
+    /**
+     * Tells the CM of a queue pair event ({@code rdma_notify}), {@link EventType#COMM_EST} when a
+     * receive completes before the connection is established (the RTU lost).
+     */
+    public void notify(EventType event) {
+        checkOpen();
+        handle.notify(event.value());
+    }
+
+    /** Completes an active connection whose queue pair librdmacm did not make ({@code rdma_establish}). */
+    public void establish() {
+        checkOpen();
+        handle.establish();
+    }
+
+    /** Joins the multicast group at {@code group} ({@code rdma_join_multicast}): MULTICAST_JOIN follows. */
+    public void joinMulticast(InetSocketAddress group) {
+        checkOpen();
+        handle.joinMulticast(Objects.requireNonNull(group, "group"));
+    }
+
+    /** Leaves the multicast group at {@code group} ({@code rdma_leave_multicast}). */
+    public void leaveMulticast(InetSocketAddress group) {
+        checkOpen();
+        handle.leaveMulticast(Objects.requireNonNull(group, "group"));
+    }
+
+    /** Moves this identifier's events to {@code to} ({@code rdma_migrate_id}). */
+    public void migrate(EventChannel to) {
+        checkOpen();
+        Objects.requireNonNull(to, "to");
+        if (channel == null) {
+            throw new IllegalStateException("a synchronous identifier cannot migrate");
+        }
+        handle.migrate(to.handle());
+        channel.remove(this);
+        channel = to;
+        to.add(this);
+    }
+
+    /**
+     * jrdma's context on the device this identifier is bound to (the {@code ibv_context}
+     * librdmacm opened, {@code id->verbs}), shared by every identifier on that device. Closing
+     * it closes what was made from it, not the device.
+     *
+     * @throws IllegalStateException before the identifier is bound (address resolved, bound to a
+     *                               device address, or made for a connect request)
+     */
+    public Context context() {
+        checkOpen();
+        MemorySegment verbs = handle.verbs();
+        if (verbs.address() == 0) {
+            throw new IllegalStateException(this + " is not bound to a device yet");
+        }
+        return CONTEXTS.compute(verbs.address(), (a, known) -> known != null && !known.isClosed() ? known
+                : Context.borrowed(IbvContext.borrow(verbs), IbvContext.deviceName(verbs)));
+    }
+
+    /** The device port this identifier is bound to ({@code id->port_num}), 0 before. */
+    public int portNum() {
+        checkOpen();
+        return handle.portNum();
+    }
+
+    /** The local address ({@code rdma_get_local_addr}), or null when not IP. */
+    public InetSocketAddress localAddress() {
+        checkOpen();
+        return handle.localAddress();
+    }
+
+    /** The remote address ({@code rdma_get_peer_addr}), or null when not IP. */
+    public InetSocketAddress peerAddress() {
+        checkOpen();
+        return handle.peerAddress();
+    }
+
+    /** The source GID the address resolved to ({@code route.addr.addr.ibaddr.sgid}). */
+    public Gid sgid() {
+        checkOpen();
+        return handle.sgid();
+    }
+
+    /** The destination GID the address resolved to. */
+    public Gid dgid() {
+        checkOpen();
+        return handle.dgid();
+    }
+
+    /** The number of path records of the resolved route ({@code route.num_paths}). */
+    public int numPaths() {
+        checkOpen();
+        return handle.numPaths();
+    }
+
+    /**
+     * Makes this identifier's queue pair ({@code rdma_create_qp}) in {@code pd}, which must be of
+     * {@link #context()}: librdmacm moves it to INIT now and through RTR and RTS as the
+     * connection is made (for UD at once, with Q_Key {@link #UDP_QKEY}). The queue pair is a
+     * dependent of {@code pd} and its completion queues like any other, and of this identifier.
+     */
+    public Qp createQp(Pd pd, QpInitAttr init) {
+        checkOpen();
+        Objects.requireNonNull(pd, "pd");
+        if (pd.context() != context()) {
+            throw new IllegalArgumentException(pd + " is not of " + context() + ", the device of " + this);
+        }
+        if (qp != null && !qp.isClosed()) {
+            throw new IllegalStateException(this + " has a queue pair already");
+        }
+        qp = Qp.create(pd, init, handle.qpMaker());
+        return qp;
+    }
+
+    /** The queue pair made by {@link #createQp}, or null. */
+    public Qp qp() {
+        checkOpen();
+        Qp q = qp;
+        return q == null || q.isClosed() ? null : q;
+    }
+
+    /** Whether {@link #close()} has completed. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException(this + " is closed");
+        }
+    }
+
+    /**
+     * Closes the queue pair, then the identifier ({@code rdma_destroy_id}); a connection still up
+     * is torn down (the peer gets DISCONNECTED). Does nothing when already closed.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        Qp q = qp;
+        if (q != null) {
+            q.close();
+        }
+        handle.close();
+        closed = true;
+        EventChannel ch = channel;
+        if (ch != null) {
+            ch.remove(this);
+        }
+    }
+
+    /** {@code timeout} in milliseconds, at most {@code Integer.MAX_VALUE}. */
+    static int millis(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+    }
+
+    @Override
+    public String toString() {
+        return "rdma_cm_id 0x" + Long.toHexString(address) + (closed ? " (closed)" : "");
+    }
+}

@@ -1,0 +1,354 @@
+package org.jrdma.endpoint;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import org.jrdma.cm.CmEvent;
+import org.jrdma.cm.CmEventType;
+import org.jrdma.cm.ConnParam;
+import org.jrdma.cm.EventChannel;
+import org.jrdma.cm.PortSpace;
+import org.jrdma.cm.RdmaCmId;
+import org.jrdma.verbs.Access;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Cq;
+import org.jrdma.verbs.Mr;
+import org.jrdma.verbs.Pd;
+import org.jrdma.verbs.Qp;
+import org.jrdma.verbs.QpCap;
+import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.RecvWr;
+import org.jrdma.verbs.SendFlags;
+import org.jrdma.verbs.SendWr;
+import org.jrdma.verbs.WcBuffer;
+import org.jrdma.verbs.WcOpcode;
+import org.jrdma.verbs.WrOpcode;
+
+/**
+ * One reliable connection (RC over rdma_cm) carrying messages: {@link #send} and {@link #receive}
+ * return {@link CompletableFuture}s, completed by a platform thread of the endpoint that polls its
+ * completion queue, so a virtual thread waiting on {@code join()} pins no carrier. Made by
+ * {@link #connect} or {@link RdmaServer#accept}.
+ *
+ * <p>Flow control is credit based, and the credits cost no receive buffer: each side posts
+ * {@link #RECEIVES} receives and announces, in the connection's private data, where an 8-byte
+ * counter of its own lives (address and rkey). A received message keeps its buffer until the
+ * application takes it with {@link #receive}; then the buffer is reposted and the number of
+ * receives posted so far is RDMA-written into the peer's counter. A sender posts a message only
+ * while it has sent fewer messages than the peer has posted receives, and queues it otherwise:
+ * a fast sender waits for a slow receiver and never meets a receiver-not-ready NAK (the queue pair
+ * is connected with no RNR retries, so one would fail the connection).
+ *
+ * <p>{@link #close()} disconnects and fails every pending send and receive with
+ * {@link ClosedChannelException}; a disconnect by the peer does the same.
+ */
+public final class RdmaEndpoint implements AutoCloseable {
+    /** The largest message, in bytes. */
+    public static final int MAX_MESSAGE = 4096;
+    /** Receives posted per endpoint, the peer's initial credits. */
+    public static final int RECEIVES = 16;
+    /** Messages posted and not yet completed at once. */
+    private static final int SEND_SLOTS = 16;
+    /** The private data: receives (4 bytes), counter address (8), counter rkey (4), big-endian. */
+    private static final int HELLO = 16;
+    private static final ValueLayout.OfLong COUNTER = ValueLayout.JAVA_LONG;
+    private static final long CM_CHECK_NANOS = 5_000_000L;
+    /** Idle, the poller first parks briefly (low latency), then for longer (little CPU). */
+    private static final long SHORT_PARK_NANOS = 10_000L;
+    private static final long LONG_PARK_NANOS = 1_000_000L;
+    private static final int SHORT_PARKS = 1000;
+    private static final long RECV_ID = 1L << 32;
+    private static final long CREDIT_WRITE_ID = 2L << 32;
+    /** Where in {@link #mr} our counter is, which the peer RDMA-writes its posted receives into. */
+    private static final long COUNTER_OFFSET = (long) (RECEIVES + SEND_SLOTS) * MAX_MESSAGE;
+    /** Where in {@link #mr} the value we RDMA-write into the peer's counter is staged. */
+    private static final long POSTED_OFFSET = COUNTER_OFFSET + 8;
+
+    private final RdmaCmId id;
+    private final EventChannel channel;
+    private final Pd pd;
+    private final Cq cq;
+    private final Qp qp;
+    private final Arena arena = Arena.ofShared();
+    /** Receive buffers, then send slots, then our counter, then the value we write into the peer's counter. */
+    private final Mr mr;
+    private long peerCounterAddr;
+    private int peerCounterRkey;
+    private int peerReceives;
+
+    private final Queue<Pending> sends = new ConcurrentLinkedQueue<>();
+    private final Queue<CompletableFuture<ByteBuffer>> receives = new ConcurrentLinkedQueue<>();
+    /** Poller-thread state: messages received and not yet asked for, free send slots, counts. */
+    private final Queue<Arrival> arrived = new ArrayDeque<>();
+    private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
+    private final CompletableFuture<?>[] inFlight = new CompletableFuture<?>[SEND_SLOTS];
+    private long sent;
+    private long receivesPosted;
+    private final WcBuffer wcs = new WcBuffer(16);
+    private final Thread poller;
+    private volatile boolean closing;
+    private volatile Throwable failure;
+
+    private record Pending(ByteBuffer message, CompletableFuture<Void> done) {
+    }
+
+    /** A received message still in receive buffer {@code slot}. */
+    private record Arrival(int slot, int length) {
+    }
+
+    private RdmaEndpoint(RdmaCmId id, EventChannel channel) {
+        this.id = id;
+        this.channel = channel;
+        Context ctx = id.context();
+        this.pd = ctx.pd();
+        this.cq = ctx.cq(2 * (RECEIVES + SEND_SLOTS));
+        this.qp = id.createQp(pd, new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(SEND_SLOTS + RECEIVES, RECEIVES, 1, 1, 0)));
+        this.mr = pd.mr(arena.allocate(POSTED_OFFSET + 8, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        for (int i = 0; i < SEND_SLOTS; i++) {
+            freeSlots.add(i);
+        }
+        for (int i = 0; i < RECEIVES; i++) {
+            postReceive(i);
+        }
+        this.poller = Thread.ofPlatform().daemon().name("rdma-endpoint-" + id).unstarted(this::poll);
+    }
+
+    /**
+     * Connects to an {@link RdmaServer} at {@code remote}: resolves the address and route, makes
+     * the queue pair, exchanges the flow-control counters, and starts polling.
+     *
+     * @throws org.jrdma.cm.CmEventException when a step's event is not the expected one in time
+     */
+    public static RdmaEndpoint connect(InetSocketAddress remote, Duration timeout) {
+        EventChannel channel = EventChannel.create();
+        try {
+            RdmaCmId id = channel.createId(PortSpace.TCP);
+            id.resolveAddr(null, Objects.requireNonNull(remote, "remote"), timeout);
+            channel.expect(CmEventType.ADDR_RESOLVED, timeout);
+            id.resolveRoute(timeout);
+            channel.expect(CmEventType.ROUTE_RESOLVED, timeout);
+            RdmaEndpoint endpoint = new RdmaEndpoint(id, channel);
+            id.connect(endpoint.param());
+            CmEvent established = channel.expect(CmEventType.ESTABLISHED, timeout);
+            endpoint.start(established.privateData());
+            return endpoint;
+        } catch (RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    /** The passive side of a connect request that {@link RdmaServer} moved to {@code channel}: accepts it. */
+    static RdmaEndpoint accept(RdmaCmId request, EventChannel channel, byte[] hello, Duration timeout) {
+        RdmaEndpoint endpoint = new RdmaEndpoint(request, channel);
+        request.accept(endpoint.param());
+        channel.expect(CmEventType.ESTABLISHED, timeout);
+        endpoint.start(hello);
+        return endpoint;
+    }
+
+    private ConnParam param() {
+        ByteBuffer hello = ByteBuffer.allocate(HELLO).order(ByteOrder.BIG_ENDIAN);
+        hello.putInt(RECEIVES).putLong(mr.addr() + COUNTER_OFFSET).putInt(mr.rkey());
+        return new ConnParam().privateData(hello.array()).responderResources(1).initiatorDepth(1).retryCount(7)
+                .rnrRetryCount(0);
+    }
+
+    private void start(byte[] peerHello) {
+        ByteBuffer hello = ByteBuffer.wrap(peerHello).order(ByteOrder.BIG_ENDIAN);
+        peerReceives = hello.getInt();
+        peerCounterAddr = hello.getLong();
+        peerCounterRkey = hello.getInt();
+        poller.start();
+    }
+
+    /**
+     * Sends {@code message} (its remaining bytes, at most {@link #MAX_MESSAGE}; copied before this
+     * returns): the future completes when the peer's queue pair has acknowledged it, or
+     * exceptionally when the connection fails or closes first.
+     */
+    public CompletableFuture<Void> send(ByteBuffer message) {
+        if (message.remaining() > MAX_MESSAGE) {
+            throw new IllegalArgumentException("message of " + message.remaining() + " bytes, more than " + MAX_MESSAGE);
+        }
+        ByteBuffer copy = ByteBuffer.allocate(message.remaining()).put(message.duplicate()).flip();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        sends.add(new Pending(copy, done));
+        LockSupport.unpark(poller);
+        failIfClosed();
+        return done;
+    }
+
+    /** The next message, in order: completes when it arrives, or exceptionally when the connection ends first. */
+    public CompletableFuture<ByteBuffer> receive() {
+        CompletableFuture<ByteBuffer> next = new CompletableFuture<>();
+        receives.add(next);
+        LockSupport.unpark(poller);
+        failIfClosed();
+        return next;
+    }
+
+    private void failIfClosed() {
+        if (closing || failure != null) {
+            failAll(failure != null ? failure : new ClosedChannelException());
+        }
+    }
+
+    /** The poller thread: completions, the peer's credits, pending sends, and the CM's events. */
+    private void poll() {
+        long nextCmCheck = 0;
+        int idle = 0;
+        try {
+            while (!closing) {
+                boolean busy = drainCompletions();
+                busy |= postSends();
+                busy |= deliver();
+                if (System.nanoTime() > nextCmCheck) {
+                    CmEvent event = channel.getEvent(Duration.ZERO);
+                    if (event != null && event.type() == CmEventType.DISCONNECTED) {
+                        failure = new ClosedChannelException();
+                        break;
+                    }
+                    nextCmCheck = System.nanoTime() + CM_CHECK_NANOS;
+                }
+                idle = busy ? 0 : idle + 1;
+                if (idle > 0) {
+                    LockSupport.parkNanos(idle < SHORT_PARKS ? SHORT_PARK_NANOS : LONG_PARK_NANOS);
+                }
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        failAll(failure != null ? failure : new ClosedChannelException());
+    }
+
+    private boolean drainCompletions() {
+        int n = cq.poll(wcs);
+        for (int i = 0; i < n; i++) {
+            wcs.check(i);
+            long wrId = wcs.wrId(i);
+            if (wcs.opcode(i) == WcOpcode.RECV) {
+                arrived.add(new Arrival((int) (wrId - RECV_ID), wcs.byteLen(i)));
+            } else if (wrId < SEND_SLOTS) {
+                int slot = (int) wrId;
+                @SuppressWarnings("unchecked")
+                CompletableFuture<Void> done = (CompletableFuture<Void>) inFlight[slot];
+                inFlight[slot] = null;
+                freeSlots.add(slot);
+                done.complete(null);
+            }
+        }
+        return n > 0;
+    }
+
+    private void postReceive(int slot) {
+        qp.postRecv(new RecvWr().wrId(RECV_ID + slot).sge(mr.sge((long) slot * MAX_MESSAGE, MAX_MESSAGE)));
+        receivesPosted++;
+    }
+
+    /** RDMA-writes how many receives we have posted into the peer's counter: its credits. */
+    private void writeCredits() {
+        mr.memory().set(COUNTER, POSTED_OFFSET, receivesPosted);
+        qp.postSend(new SendWr().wrId(CREDIT_WRITE_ID).opcode(WrOpcode.RDMA_WRITE).sge(mr.sge(POSTED_OFFSET, 8))
+                .flags(SendFlags.SIGNALED).rdma(peerCounterAddr, peerCounterRkey));
+    }
+
+    /** Posts queued messages while there are credits and free send slots. */
+    private boolean postSends() {
+        boolean posted = false;
+        long peerPosted = Math.max(peerReceives, mr.memory().get(COUNTER, COUNTER_OFFSET));
+        while (sent < peerPosted && !freeSlots.isEmpty() && !sends.isEmpty()) {
+            Pending p = sends.poll();
+            int slot = freeSlots.poll();
+            long offset = (long) (RECEIVES + slot) * MAX_MESSAGE;
+            MemorySegment.copy(MemorySegment.ofBuffer(p.message()), 0, mr.memory(), offset, p.message().remaining());
+            inFlight[slot] = p.done();
+            qp.postSend(new SendWr().wrId(slot).opcode(WrOpcode.SEND).sge(mr.sge(offset, p.message().remaining()))
+                    .flags(SendFlags.SIGNALED));
+            sent++;
+            posted = true;
+        }
+        return posted;
+    }
+
+    /**
+     * Hands arrived messages to waiting receives, in order: copies each out of its receive
+     * buffer, reposts the buffer and returns the credit. A message nobody asked for keeps its
+     * buffer, so a slow receiver stops the sender.
+     */
+    private boolean deliver() {
+        boolean delivered = false;
+        while (!arrived.isEmpty() && !receives.isEmpty()) {
+            Arrival a = arrived.poll();
+            MemorySegment data = mr.memory().asSlice((long) a.slot() * MAX_MESSAGE, a.length());
+            ByteBuffer message = ByteBuffer.wrap(data.toArray(ValueLayout.JAVA_BYTE));
+            postReceive(a.slot());
+            writeCredits();
+            receives.poll().complete(message);
+            delivered = true;
+        }
+        return delivered;
+    }
+
+    private void failAll(Throwable cause) {
+        for (Pending p; (p = sends.poll()) != null;) {
+            p.done().completeExceptionally(cause);
+        }
+        for (CompletableFuture<ByteBuffer> r; (r = receives.poll()) != null;) {
+            r.completeExceptionally(cause);
+        }
+    }
+
+    /** The peer's address. */
+    public InetSocketAddress remoteAddress() {
+        return id.peerAddress();
+    }
+
+    /**
+     * Disconnects, stops the poller, fails what is pending with {@link ClosedChannelException},
+     * and frees the queue pair, buffers and identifier.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closing) {
+                return;
+            }
+            closing = true;
+        }
+        try {
+            if (poller.isAlive()) {
+                poller.join();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (CompletableFuture<?> f : inFlight) {
+            if (f != null) {
+                f.completeExceptionally(new ClosedChannelException());
+            }
+        }
+        failAll(failure != null ? failure : new ClosedChannelException());
+        try {
+            id.disconnect();
+        } catch (RuntimeException alreadyDown) {
+            // the peer disconnected first, or the connection failed: nothing to tear down
+        }
+        channel.close();
+        pd.close();
+        cq.close();
+        arena.close();
+    }
+}

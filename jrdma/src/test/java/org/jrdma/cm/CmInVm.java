@@ -1,0 +1,825 @@
+package org.jrdma.cm;
+
+import static org.jrdma.testkit.vm.VmChecks.equal;
+import static org.jrdma.testkit.vm.VmChecks.require;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.SysException;
+import org.jrdma.verbs.Access;
+import org.jrdma.verbs.Ah;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Cq;
+import org.jrdma.verbs.EventType;
+import org.jrdma.verbs.Mr;
+import org.jrdma.verbs.Pd;
+import org.jrdma.verbs.Qp;
+import org.jrdma.verbs.QpCap;
+import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.RecvWr;
+import org.jrdma.verbs.SendFlags;
+import org.jrdma.verbs.SendWr;
+import org.jrdma.verbs.WcBuffer;
+import org.jrdma.verbs.WcOpcode;
+import org.jrdma.verbs.WrOpcode;
+import org.jrdma.testkit.vm.VmChecks;
+
+/**
+ * The checks of {@link CmInVmTest}, run inside the soft-RoCE VM ({@code rdma_cm} and
+ * {@code rdma_ucm} loaded, rxe0 on veth0 at 10.0.0.1): the connection manager's calls and events
+ * between Java identifiers, and against C {@code rping} both ways, each printed as a PASS or FAIL
+ * line.
+ */
+public final class CmInVm {
+    private static final String HOST = "10.0.0.1";
+    private static final String HOST6 = "fd00::1";
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final long WAIT_NANOS = WAIT.toNanos();
+    /** rping's buffer size here ({@code -S}), and the size of its {@code struct rping_rdma_info}. */
+    private static final int RPING_SIZE = 64;
+    private static final int RPING_INFO = 16;
+    private static final int RPING_COUNT = 3;
+    /** The 40 bytes of GRH before a UD receive's payload. */
+    private static final int GRH = 40;
+    /** rping's data: {@code "rdma-ping-%d: "} then letters from 'A' + ping, wrapping after 'z'. */
+    private static final int FIRST_LETTER = 65;
+    private static final int LAST_LETTER = 122;
+    /** The C examples' (ucmatose, udaddy) message count and size. */
+    private static final int MESSAGES = 10;
+    private static final int MESSAGE_SIZE = 100;
+    /** udaddy's fixed port. */
+    private static final int UDADDY_PORT = 7174;
+    private static final int EISCONN = 106;
+    private static final int ENETUNREACH = 101;
+    /** The IB CM's reject reason when no one listens on the service ID (IBA 12.6.7.2). */
+    private static final int INVALID_SERVICE_ID = 8;
+    private static final int ETIMEDOUT = 110;
+
+    private final VmChecks checks = new VmChecks();
+    private final Arena arena = Arena.ofShared();
+    private final WcBuffer wcs = new WcBuffer(1);
+    private int nextPort = 7400;
+
+    private CmInVm() {
+    }
+
+    /** Runs every check. */
+    public static void main(String[] args) throws Exception {
+        CmInVm program = new CmInVm();
+        program.run();
+        program.checks.exit();
+    }
+
+    private void run() throws Exception {
+        checks.check("availability", () -> require(RdmaCm.isAvailable(), "librdmacm: " + RdmaCm.unavailabilityCause()));
+        int[] before = cmResources();
+        checks.check("resolve address and route (IPv4)", this::resolveIpv4);
+        checks.check("resolve address (IPv6)", this::resolveIpv6);
+        checks.check("address that does not resolve (no route)", this::noRoute);
+        checks.check("address resolution timeout (nobody answers ARP)", this::arpTimeout);
+        checks.check("connect to a port nobody listens on", this::nobodyListens);
+        checks.check("reject with private data", this::rejectWithPrivateData);
+        checks.check("accept with private data, send and receive, client disconnects", () -> connectAndDisconnect(true));
+        checks.check("server disconnects", () -> connectAndDisconnect(false));
+        checks.check("notify on an established connection (EISCONN)", this::notifyEstablished);
+        checks.check("migrate an identifier to another channel", this::migrate);
+        checks.check("synchronous identifiers (get_request, accept, connect)", this::synchronous);
+        checks.check("UD over SIDR resolves the remote QPN and Q_Key, then a datagram", this::udSidr);
+        checks.check("multicast join and leave", this::multicast);
+        checks.check("Java client against C rping -s", this::javaClientCServer);
+        checks.check("C rping -c against Java server", this::cClientJavaServer);
+        checks.check("Java client against C ucmatose server (RC)", this::javaClientCUcmatose);
+        checks.check("C ucmatose client against Java server (RC)", this::cUcmatoseJavaServer);
+        checks.check("Java client against C udaddy server (UD)", this::javaClientCUdaddy);
+        checks.check("C udaddy client against Java server (UD)", this::cUdaddyJavaServer);
+        checks.check("use after close, double close, channel closes its identifiers", this::closing);
+        checks.check("no cm_id or QP left", () -> equal(Arrays.toString(before), Arrays.toString(cmResources()),
+                "rdma resource cm_id and qp counts"));
+        arena.close();
+    }
+
+    private InetSocketAddress address(int port) throws IOException {
+        return new InetSocketAddress(InetAddress.getByName(HOST), port);
+    }
+
+    private int port() {
+        return nextPort++;
+    }
+
+    private void resolveIpv4() throws Exception {
+        try (EventChannel channel = EventChannel.create()) {
+            RdmaCmId id = channel.createId(PortSpace.TCP);
+            equal(PortSpace.TCP, id.portSpace(), "port space");
+            id.resolveAddr(null, address(port()), WAIT);
+            CmEvent resolved = channel.expect(CmEventType.ADDR_RESOLVED, WAIT);
+            equal(id, resolved.id(), "event's identifier");
+            equal(0, resolved.status(), "status");
+            equal("rxe0", id.context().deviceName(), "device");
+            equal(1, id.portNum(), "port");
+            equal(id.context(), id.context(), "one context per device");
+            equal(HOST, id.localAddress().getAddress().getHostAddress(), "local address");
+            id.resolveRoute(WAIT);
+            channel.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+            require(id.numPaths() >= 1, "paths " + id.numPaths());
+            equal(id.context().queryGid(1, 1).toString(), id.sgid().toString(), "sgid: the port's IPv4-mapped GID");
+        }
+    }
+
+    private void resolveIpv6() throws Exception {
+        shell("ip -6 addr add " + HOST6 + "/64 dev veth0 nodad");
+        try (EventChannel channel = EventChannel.create()) {
+            RdmaCmId id = channel.createId(PortSpace.TCP);
+            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(HOST6), port()), WAIT);
+            CmEvent event = channel.expect(CmEventType.ADDR_RESOLVED, WAIT);
+            equal(0, event.status(), "status");
+            equal(InetAddress.getByName(HOST6), id.localAddress().getAddress(), "local address");
+            id.resolveRoute(WAIT);
+            channel.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+        }
+    }
+
+    private void noRoute() throws Exception {
+        try (EventChannel channel = EventChannel.create()) {
+            RdmaCmId id = channel.createId(PortSpace.TCP);
+            try {
+                id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName("192.0.2.1"), 7000), WAIT);
+                throw new AssertionError("rdma_resolve_addr accepted an address without a route: " + channel.getEvent(WAIT));
+            } catch (SysException e) {
+                System.out.println("  no route: " + e.getMessage());
+                equal(ENETUNREACH, e.errno(), "errno");
+                require(e.getMessage().startsWith("rdma_resolve_addr"), e.getMessage());
+            }
+        }
+    }
+
+    private void arpTimeout() throws Exception {
+        try (EventChannel channel = EventChannel.create()) {
+            RdmaCmId id = channel.createId(PortSpace.TCP);
+            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName("10.0.0.99"), 7000), Duration.ofMillis(500));
+            CmEvent event = channel.expect(CmEventType.ADDR_ERROR, WAIT);
+            System.out.println("  nobody answers ARP: " + event);
+            equal(-ETIMEDOUT, event.status(), "status (-ETIMEDOUT)");
+        }
+    }
+
+    private void nobodyListens() throws Exception {
+        try (EventChannel channel = EventChannel.create()) {
+            Side client = active(channel, address(port()));
+            client.id.connect(new ConnParam().retryCount(1));
+            CmEvent event = channel.getEvent(WAIT);
+            System.out.println("  connect to a closed port: " + event);
+            require(event != null && event.type() == CmEventType.REJECTED, "REJECTED, got " + event);
+            equal(INVALID_SERVICE_ID, event.status(), "status (IB CM reject reason 8, invalid service ID)");
+        }
+    }
+
+    private void rejectWithPrivateData() throws Exception {
+        try (EventChannel server = EventChannel.create(); EventChannel clients = EventChannel.create()) {
+            InetSocketAddress at = address(port());
+            RdmaCmId listener = listen(server, at);
+            Side client = active(clients, at);
+            client.id.connect(new ConnParam().privateData(ascii("hello")));
+            CmEvent request = server.expect(CmEventType.CONNECT_REQUEST, WAIT);
+            equal(listener, request.listenId(), "listening identifier");
+            require(request.id() != listener, "a new identifier for the request");
+            equal("hello", prefix(request.privateData(), 5), "request's private data");
+            request.id().reject(ascii("go away"));
+            CmEvent rejected = clients.expect(CmEventType.REJECTED, WAIT);
+            System.out.println("  rejected: " + rejected);
+            equal("go away", prefix(rejected.privateData(), 7), "reject's private data");
+            equal(28, rejected.status(), "status (IB CM reject reason 28, consumer reject)");
+        }
+    }
+
+    private void connectAndDisconnect(boolean clientDisconnects) throws Exception {
+        try (EventChannel server = EventChannel.create(); EventChannel clients = EventChannel.create()) {
+            InetSocketAddress at = address(port());
+            listen(server, at);
+            Side client = active(clients, at);
+            client.id.connect(new ConnParam().privateData(ascii("request")).responderResources(1).initiatorDepth(1)
+                    .retryCount(7).rnrRetryCount(7));
+            CmEvent request = server.expect(CmEventType.CONNECT_REQUEST, WAIT);
+            equal(1, request.conn().initiatorDepth(), "initiator depth seen by the server");
+            Side passive = passive(request.id());
+            passive.qp.postRecv(new RecvWr().wrId(1).sge(passive.mr.sge(0, 64)));
+            passive.id.accept(new ConnParam().privateData(ascii("accepted")).responderResources(1).initiatorDepth(1));
+            CmEvent established = clients.expect(CmEventType.ESTABLISHED, WAIT);
+            equal("accepted", prefix(established.privateData(), 8), "reply's private data");
+            server.expect(CmEventType.ESTABLISHED, WAIT);
+            equal(passive.qp.qpNum(), established.conn().qpNum(), "server's QPN in the reply");
+            equal(client.qp, client.id.qp(), "identifier's QP");
+            put(client.mr, 0, "over rdma_cm");
+            client.qp.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sge(client.mr.sge(0, 12)).flags(SendFlags.SIGNALED));
+            completion(client.cq, WcOpcode.SEND);
+            completion(passive.cq, WcOpcode.RECV);
+            equal("over rdma_cm", get(passive.mr, 0, 12), "received");
+            equal(at, passive.id.localAddress(), "server's local address");
+            equal(client.id.localAddress(), passive.id.peerAddress(), "server's peer is the client");
+            Side first = clientDisconnects ? client : passive;
+            Side second = clientDisconnects ? passive : client;
+            first.id.disconnect();
+            EventChannel secondChannel = clientDisconnects ? server : clients;
+            equal(second.id, secondChannel.expect(CmEventType.DISCONNECTED, WAIT).id(), "peer's DISCONNECTED (DREQ)");
+            second.id.disconnect();
+            EventChannel firstChannel = clientDisconnects ? clients : server;
+            equal(first.id, firstChannel.expect(CmEventType.DISCONNECTED, WAIT).id(), "own DISCONNECTED (DREP)");
+        }
+    }
+
+    private void notifyEstablished() throws Exception {
+        try (EventChannel server = EventChannel.create(); EventChannel clients = EventChannel.create()) {
+            InetSocketAddress at = address(port());
+            listen(server, at);
+            Side client = active(clients, at);
+            client.id.connect(new ConnParam());
+            Side passive = passive(server.expect(CmEventType.CONNECT_REQUEST, WAIT).id());
+            passive.id.accept(new ConnParam());
+            clients.expect(CmEventType.ESTABLISHED, WAIT);
+            server.expect(CmEventType.ESTABLISHED, WAIT);
+            try {
+                passive.id.notify(EventType.COMM_EST);
+                throw new AssertionError("rdma_notify on an established connection succeeded");
+            } catch (SysException e) {
+                equal(EISCONN, e.errno(), "errno of " + e.getMessage());
+            }
+        }
+    }
+
+    private void migrate() throws Exception {
+        EventChannel first = EventChannel.create();
+        try (EventChannel second = EventChannel.create()) {
+            RdmaCmId id = first.createId(PortSpace.TCP);
+            id.migrate(second);
+            equal(second, id.channel(), "channel");
+            id.resolveAddr(null, address(port()), WAIT);
+            equal(id, second.expect(CmEventType.ADDR_RESOLVED, WAIT).id(), "event on the new channel");
+            require(first.getEvent(Duration.ofMillis(200)) == null, "an event on the old channel");
+            first.close();
+            require(!id.isClosed(), "closing the old channel closed a migrated identifier");
+        }
+    }
+
+    private void synchronous() throws Exception {
+        InetSocketAddress at = address(port());
+        try (RdmaCmId listener = RdmaCmId.createSync(PortSpace.TCP)) {
+            listener.bindAddr(at);
+            listener.listen(4);
+            CompletableFuture<String> server = CompletableFuture.supplyAsync(() -> {
+                try (RdmaCmId request = listener.getRequest()) {
+                    Side passive = passive(request);
+                    passive.qp.postRecv(new RecvWr().wrId(1).sge(passive.mr.sge(0, 64)));
+                    request.accept(new ConnParam());
+                    completion(passive.cq, WcOpcode.RECV);
+                    return get(passive.mr, 0, 4);
+                }
+            });
+            try (RdmaCmId id = RdmaCmId.createSync(PortSpace.TCP)) {
+                require(id.channel() == null, "a synchronous identifier has no channel");
+                id.resolveAddr(null, at, WAIT);
+                id.resolveRoute(WAIT);
+                Side client = sideOn(id);
+                id.connect(new ConnParam());
+                put(client.mr, 0, "sync");
+                client.qp.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sge(client.mr.sge(0, 4)).flags(SendFlags.SIGNALED));
+                completion(client.cq, WcOpcode.SEND);
+                equal("sync", server.get(WAIT.toMillis(), TimeUnit.MILLISECONDS), "received by the synchronous server");
+            }
+        }
+    }
+
+    private void udSidr() throws Exception {
+        try (EventChannel server = EventChannel.create(); EventChannel clients = EventChannel.create()) {
+            InetSocketAddress at = address(port());
+            RdmaCmId listener = server.createId(PortSpace.UDP);
+            listener.bindAddr(at);
+            listener.listen(4);
+            RdmaCmId id = clients.createId(PortSpace.UDP);
+            id.resolveAddr(null, at, WAIT);
+            clients.expect(CmEventType.ADDR_RESOLVED, WAIT);
+            id.resolveRoute(WAIT);
+            clients.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+            Side client = sideOn(id);
+            equal(QpType.UD, client.qp.type(), "QP type");
+            id.connect(new ConnParam().privateData(ascii("sidr")));
+            CmEvent request = server.expect(CmEventType.CONNECT_REQUEST, WAIT);
+            require(request.ud() != null && request.conn() == null, "UD parameters on a UDP request");
+            equal("sidr", prefix(request.privateData(), 4), "SIDR request's private data");
+            Side passive = passive(request.id());
+            passive.qp.postRecv(new RecvWr().wrId(1).sge(passive.mr.sge(0, 40 + 64)));
+            passive.id.accept(new ConnParam().qpNum(passive.qp.qpNum()));
+            CmEvent established = clients.expect(CmEventType.ESTABLISHED, WAIT);
+            System.out.println("  SIDR: " + established);
+            equal(passive.qp.qpNum(), established.ud().qpNum(), "remote QPN");
+            equal(RdmaCmId.UDP_QKEY, established.ud().qkey(), "remote Q_Key");
+            Ah ah = client.pd.ah(established.ud().ahAttr());
+            put(client.mr, 0, "datagram");
+            client.qp.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sge(client.mr.sge(0, 8)).flags(SendFlags.SIGNALED)
+                    .ud(ah, established.ud().qpNum(), established.ud().qkey()));
+            completion(client.cq, WcOpcode.SEND);
+            completion(passive.cq, WcOpcode.RECV);
+            equal(client.qp.qpNum(), wcs.srcQp(0), "source QPN");
+            equal("datagram", get(passive.mr, 40, 8), "payload after the GRH");
+        }
+    }
+
+    private void multicast() throws Exception {
+        try (EventChannel channel = EventChannel.create()) {
+            RdmaCmId id = channel.createId(PortSpace.UDP);
+            id.bindAddr(address(0));
+            Side side = sideOn(id);
+            InetSocketAddress group = new InetSocketAddress(InetAddress.getByName("239.1.2.3"), 0);
+            id.joinMulticast(group);
+            CmEvent joined = channel.expect(CmEventType.MULTICAST_JOIN, WAIT);
+            System.out.println("  joined: " + joined);
+            equal(0xFFFFFF, joined.ud().qpNum(), "a group's QPN");
+            require(joined.ud().ahAttr().isGlobal(), "a group's address has a GRH");
+            id.leaveMulticast(group);
+            require(side.qp.qpNum() > 0, "QP");
+        }
+    }
+
+    private void javaClientCServer() throws Exception {
+        int port = port();
+        Process rping = new ProcessBuilder("rping", "-s", "-v", "-a", HOST, "-p", Integer.toString(port),
+                "-S", Integer.toString(RPING_SIZE), "-C", Integer.toString(RPING_COUNT)).redirectErrorStream(true).start();
+        try (EventChannel channel = EventChannel.create()) {
+            Side client = connectRetrying(channel, address(port));
+            MemorySegment start = client.mr.memory().asSlice(0, RPING_SIZE);
+            MemorySegment sink = client.mr.memory().asSlice(RPING_SIZE, RPING_SIZE);
+            MemorySegment info = client.mr.memory().asSlice(2 * RPING_SIZE, RPING_INFO);
+            List<String> pings = new ArrayList<>();
+            for (int ping = 0; ping < RPING_COUNT; ping++) {
+                rpingData(start, ping);
+                rpingInfo(info, client.mr.addr(), client.mr.rkey(), RPING_SIZE);
+                sendInfo(client);
+                awaitGoAhead(client);
+                rpingInfo(info, client.mr.addr() + RPING_SIZE, client.mr.rkey(), RPING_SIZE);
+                sendInfo(client);
+                awaitGoAhead(client);
+                equal(cString(start), cString(sink), "data read by rping and written back");
+                pings.add(cString(sink));
+            }
+            client.id.disconnect();
+            channel.expect(CmEventType.DISCONNECTED, WAIT);
+            String out = output(rping);
+            System.out.println("  rping -s said:\n" + out.indent(4));
+            for (String ping : pings) {
+                require(out.contains("server ping data: " + ping), "rping -s did not see " + ping);
+            }
+        } finally {
+            rping.destroy();
+        }
+    }
+
+    private void cClientJavaServer() throws Exception {
+        int port = port();
+        try (EventChannel server = EventChannel.create()) {
+            listen(server, address(port));
+            Process rping = new ProcessBuilder("rping", "-c", "-v", "-V", "-a", HOST, "-p", Integer.toString(port),
+                    "-S", Integer.toString(RPING_SIZE), "-C", Integer.toString(RPING_COUNT)).redirectErrorStream(true).start();
+            try {
+                Side passive = passive(server.expect(CmEventType.CONNECT_REQUEST, WAIT).id());
+                MemorySegment buffer = passive.mr.memory().asSlice(0, RPING_SIZE);
+                passive.qp.postRecv(recvInfo(passive));
+                passive.id.accept(new ConnParam().responderResources(1).initiatorDepth(1));
+                server.expect(CmEventType.ESTABLISHED, WAIT);
+                for (int ping = 0; ping < RPING_COUNT; ping++) {
+                    long[] source = awaitInfo(passive);
+                    passive.qp.postSend(new SendWr().wrId(10).opcode(WrOpcode.RDMA_READ).sge(passive.mr.sge(0, source[2]))
+                            .flags(SendFlags.SIGNALED).rdma(source[0], (int) source[1]));
+                    completion(passive.cq, WcOpcode.RDMA_READ);
+                    require(cString(buffer).startsWith("rdma-ping-" + ping + ": "), "read " + cString(buffer));
+                    goAhead(passive);
+                    long[] sink = awaitInfo(passive);
+                    passive.qp.postSend(new SendWr().wrId(11).opcode(WrOpcode.RDMA_WRITE).sge(passive.mr.sge(0, sink[2]))
+                            .flags(SendFlags.SIGNALED).rdma(sink[0], (int) sink[1]));
+                    completion(passive.cq, WcOpcode.RDMA_WRITE);
+                    goAhead(passive);
+                }
+                server.expect(CmEventType.DISCONNECTED, WAIT);
+                require(rping.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS), "rping -c still running");
+                String out = output(rping);
+                System.out.println("  rping -c said:\n" + out.indent(4));
+                equal(0, rping.exitValue(), "rping -c exit status (it validates the data with -V)");
+                require(out.contains("ping data: rdma-ping-" + (RPING_COUNT - 1)), "rping -c output");
+            } finally {
+                rping.destroy();
+            }
+        }
+    }
+
+    private void javaClientCUcmatose() throws Exception {
+        int port = port();
+        Process ucmatose = new ProcessBuilder("ucmatose", "-b", HOST, "-p", Integer.toString(port), "-C",
+                Integer.toString(MESSAGES), "-S", Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
+        try (EventChannel channel = EventChannel.create()) {
+            Side client = null;
+            long deadline = System.nanoTime() + WAIT_NANOS;
+            while (client == null) {
+                Side attempt = active(channel, address(port));
+                postMessageRecvs(attempt, 0);
+                attempt.id.connect(new ConnParam().responderResources(1).initiatorDepth(1).retryCount(5));
+                CmEvent event = channel.getEvent(WAIT);
+                if (event != null && event.type() == CmEventType.ESTABLISHED) {
+                    client = attempt;
+                } else {
+                    attempt.id.close();
+                    attempt.pd.close();
+                    require(System.nanoTime() < deadline, "ucmatose never accepted; last event " + event);
+                    Thread.sleep(300);
+                }
+            }
+            equal(MESSAGES, completions(client.cq, WcOpcode.RECV, MESSAGES), "messages from ucmatose");
+            postMessageSends(client, null, 0, 0);
+            equal(MESSAGES, completions(client.cq, WcOpcode.SEND, MESSAGES), "messages to ucmatose");
+            channel.expect(CmEventType.DISCONNECTED, WAIT);
+            client.id.disconnect();
+            require(ucmatose.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS), "ucmatose still running");
+            String out = output(ucmatose);
+            System.out.println("  ucmatose said:\n" + out.indent(4));
+            equal(0, ucmatose.exitValue(), "ucmatose exit status");
+            require(out.contains("data transfers complete"), "ucmatose output");
+        } finally {
+            ucmatose.destroy();
+        }
+    }
+
+    private void cUcmatoseJavaServer() throws Exception {
+        int port = port();
+        try (EventChannel server = EventChannel.create()) {
+            listen(server, address(port));
+            Process ucmatose = new ProcessBuilder("ucmatose", "-s", HOST, "-p", Integer.toString(port), "-C",
+                    Integer.toString(MESSAGES), "-S", Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
+            try {
+                Side passive = passive(server.expect(CmEventType.CONNECT_REQUEST, WAIT).id());
+                postMessageRecvs(passive, 0);
+                passive.id.accept(new ConnParam().responderResources(1).initiatorDepth(1));
+                server.expect(CmEventType.ESTABLISHED, WAIT);
+                postMessageSends(passive, null, 0, 0);
+                equal(MESSAGES, completions(passive.cq, WcOpcode.SEND, MESSAGES), "messages to ucmatose");
+                equal(MESSAGES, completions(passive.cq, WcOpcode.RECV, MESSAGES), "messages from ucmatose");
+                passive.id.disconnect();
+                server.expect(CmEventType.DISCONNECTED, WAIT);
+                require(ucmatose.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS), "ucmatose still running");
+                String out = output(ucmatose);
+                System.out.println("  ucmatose -s said:\n" + out.indent(4));
+                equal(0, ucmatose.exitValue(), "ucmatose exit status");
+                require(out.contains("data transfers complete"), "ucmatose output");
+            } finally {
+                ucmatose.destroy();
+            }
+        }
+    }
+
+    private void javaClientCUdaddy() throws Exception {
+        Process udaddy = new ProcessBuilder("udaddy", "-b", HOST, "-C", Integer.toString(MESSAGES), "-S",
+                Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
+        try (EventChannel channel = EventChannel.create()) {
+            CmEvent established = null;
+            Side client = null;
+            long deadline = System.nanoTime() + WAIT_NANOS;
+            while (established == null) {
+                RdmaCmId id = channel.createId(PortSpace.UDP);
+                id.resolveAddr(null, address(UDADDY_PORT), WAIT);
+                channel.expect(CmEventType.ADDR_RESOLVED, WAIT);
+                id.resolveRoute(WAIT);
+                channel.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+                client = sideOn(id);
+                postMessageRecvs(client, GRH);
+                id.connect(new ConnParam());
+                CmEvent event = channel.getEvent(WAIT);
+                if (event != null && event.type() == CmEventType.ESTABLISHED) {
+                    established = event;
+                } else {
+                    id.close();
+                    client.pd.close();
+                    require(System.nanoTime() < deadline, "udaddy never answered; last event " + event);
+                    Thread.sleep(300);
+                }
+            }
+            Ah ah = client.pd.ah(established.ud().ahAttr());
+            postMessageSends(client, ah, established.ud().qpNum(), established.ud().qkey());
+            equal(MESSAGES, completions(client.cq, WcOpcode.RECV, MESSAGES, WcOpcode.SEND), "replies from udaddy");
+            require(udaddy.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS), "udaddy still running");
+            String out = output(udaddy);
+            System.out.println("  udaddy said:\n" + out.indent(4));
+            equal(0, udaddy.exitValue(), "udaddy exit status");
+            require(out.contains("data transfers complete"), "udaddy output");
+        } finally {
+            udaddy.destroy();
+        }
+    }
+
+    private void cUdaddyJavaServer() throws Exception {
+        try (EventChannel server = EventChannel.create()) {
+            RdmaCmId listener = server.createId(PortSpace.UDP);
+            listener.bindAddr(address(UDADDY_PORT));
+            listener.listen(4);
+            Process udaddy = new ProcessBuilder("udaddy", "-s", HOST, "-C", Integer.toString(MESSAGES), "-S",
+                    Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
+            try {
+                Side passive = passive(server.expect(CmEventType.CONNECT_REQUEST, WAIT).id());
+                postMessageRecvs(passive, GRH);
+                passive.id.accept(new ConnParam().qpNum(passive.qp.qpNum()));
+                equal(MESSAGES, completions(passive.cq, WcOpcode.RECV, MESSAGES), "messages from udaddy");
+                int remoteQpn = wcs.immData(0);
+                Ah ah = passive.pd.ah(new org.jrdma.verbs.AhAttr().grh(passive.id.dgid(), gidIndex(passive.id), 64)
+                        .portNum(passive.id.portNum()));
+                postMessageSends(passive, ah, remoteQpn, RdmaCmId.UDP_QKEY);
+                equal(MESSAGES, completions(passive.cq, WcOpcode.SEND, MESSAGES), "replies to udaddy");
+                require(udaddy.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS), "udaddy still running");
+                String out = output(udaddy);
+                System.out.println("  udaddy -s said:\n" + out.indent(4));
+                equal(0, udaddy.exitValue(), "udaddy exit status");
+                require(out.contains("data transfers complete"), "udaddy output");
+            } finally {
+                udaddy.destroy();
+            }
+        }
+    }
+
+    /** The index of the identifier's source GID in its port's GID table. */
+    private static int gidIndex(RdmaCmId id) {
+        Context ctx = id.context();
+        for (int i = 0; i < ctx.queryPort(id.portNum()).gidTblLen(); i++) {
+            if (ctx.queryGid(id.portNum(), i).equals(id.sgid())) {
+                return i;
+            }
+        }
+        throw new AssertionError("no GID " + id.sgid() + " on port " + id.portNum());
+    }
+
+    /** The receive buffers of the C examples' messages: {@link #MESSAGES} of {@code grh} + {@link #MESSAGE_SIZE} bytes. */
+    private static void postMessageRecvs(Side side, int grh) {
+        for (int i = 0; i < MESSAGES; i++) {
+            side.qp.postRecv(new RecvWr().wrId(100 + i).sge(side.mr.sge(1024 + i * 256L, grh + MESSAGE_SIZE)));
+        }
+    }
+
+    /** {@link #MESSAGES} signaled sends of {@link #MESSAGE_SIZE} bytes; with {@code ah} UD ones carrying our QPN as immediate data, as udaddy's. */
+    private static void postMessageSends(Side side, Ah ah, int remoteQpn, int remoteQkey) {
+        for (int i = 0; i < MESSAGES; i++) {
+            SendWr wr = new SendWr().wrId(200 + i).sge(side.mr.sge(0, MESSAGE_SIZE)).flags(SendFlags.SIGNALED);
+            if (ah == null) {
+                wr.opcode(WrOpcode.SEND);
+            } else {
+                wr.opcode(WrOpcode.SEND_WITH_IMM).immData(side.qp.qpNum()).ud(ah, remoteQpn, remoteQkey);
+            }
+            side.qp.postSend(wr);
+        }
+    }
+
+    /** Polls until {@code count} successful completions of {@code opcode}, ignoring those of {@code also}; returns how many came. */
+    private int completions(Cq cq, WcOpcode opcode, int count, WcOpcode... also) {
+        int seen = 0;
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (seen < count && System.nanoTime() < deadline) {
+            if (cq.poll(wcs) == 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            wcs.check(0);
+            if (wcs.opcode(0) == opcode) {
+                seen++;
+            } else if (!Arrays.asList(also).contains(wcs.opcode(0))) {
+                throw new AssertionError("unexpected " + wcs.opcode(0) + " completion while waiting for " + opcode);
+            }
+        }
+        return seen;
+    }
+
+    private void closing() throws Exception {
+        EventChannel channel = EventChannel.create();
+        RdmaCmId id = channel.createId(PortSpace.TCP);
+        id.resolveAddr(null, address(port()), WAIT);
+        channel.expect(CmEventType.ADDR_RESOLVED, WAIT);
+        id.resolveRoute(WAIT);
+        channel.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+        Side side = sideOn(id);
+        RdmaCmId other = channel.createId(PortSpace.UDP);
+        channel.close();
+        require(id.isClosed() && other.isClosed(), "channel closed its identifiers");
+        require(side.qp.isClosed(), "identifier closed its QP");
+        require(!side.pd.isClosed(), "the PD is the context's, not the identifier's");
+        expectClosed(() -> id.resolveRoute(WAIT));
+        expectClosed(() -> id.connect(new ConnParam()));
+        expectClosed(id::context);
+        expectClosed(() -> channel.getEvent(Duration.ZERO));
+        expectClosed(() -> channel.createId(PortSpace.TCP));
+        expectClosed(() -> side.qp.postRecv(new RecvWr().wrId(1).sge(side.mr.sge(0, 8))));
+        id.close();
+        channel.close();
+        side.pd.close();
+        try (EventChannel again = EventChannel.create()) {
+            RdmaCmId fresh = again.createId(PortSpace.TCP);
+            fresh.resolveAddr(null, address(port()), WAIT);
+            again.expect(CmEventType.ADDR_RESOLVED, WAIT);
+            Side next = sideOn(fresh);
+            next.qp.close();
+            require(fresh.qp() == null, "no QP after closing it");
+            sideOn(fresh);
+            require(fresh.qp() != null, "a second QP after the first was closed");
+        }
+    }
+
+    private static void expectClosed(VmChecks.Check call) throws Exception {
+        try {
+            call.run();
+            throw new AssertionError("no IllegalStateException");
+        } catch (IllegalStateException expected) {
+            require(expected.getMessage().contains("closed"), expected.getMessage());
+        }
+    }
+
+    /** An identifier with its verbs objects: the context's PD, one CQ, the QP and a registered buffer. */
+    private record Side(RdmaCmId id, Pd pd, Cq cq, Qp qp, Mr mr) {
+    }
+
+    private Side active(EventChannel channel, InetSocketAddress to) {
+        RdmaCmId id = channel.createId(PortSpace.TCP);
+        id.resolveAddr(null, to, WAIT);
+        channel.expect(CmEventType.ADDR_RESOLVED, WAIT);
+        id.resolveRoute(WAIT);
+        channel.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+        return sideOn(id);
+    }
+
+    private static RdmaCmId listen(EventChannel channel, InetSocketAddress at) {
+        RdmaCmId listener = channel.createId(PortSpace.TCP);
+        listener.bindAddr(at);
+        listener.listen(8);
+        return listener;
+    }
+
+    private Side passive(RdmaCmId request) {
+        return sideOn(request);
+    }
+
+    private Side sideOn(RdmaCmId id) {
+        Context ctx = id.context();
+        Pd pd = ctx.pd();
+        Cq cq = ctx.cq(32);
+        QpType type = id.portSpace().qpType();
+        Qp qp = id.createQp(pd, new QpInitAttr(type, cq, cq).cap(new QpCap(16, 16, 1, 1, 0)));
+        Mr mr = pd.mr(arena.allocate(4096, 4096), Access.LOCAL_WRITE | Access.REMOTE_READ | Access.REMOTE_WRITE);
+        return new Side(id, pd, cq, qp, mr);
+    }
+
+    /** Connects to a C server that may not listen yet: a rejected attempt is retried with a new identifier. */
+    private Side connectRetrying(EventChannel channel, InetSocketAddress to) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (true) {
+            Side client = active(channel, to);
+            client.qp.postRecv(recvInfo(client));
+            client.id.connect(new ConnParam().responderResources(1).initiatorDepth(1).retryCount(7).rnrRetryCount(7));
+            CmEvent event = channel.getEvent(WAIT);
+            if (event != null && event.type() == CmEventType.ESTABLISHED) {
+                return client;
+            }
+            client.id.close();
+            client.pd.close();
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("rping -s never accepted; last event " + event);
+            }
+            Thread.sleep(300);
+        }
+    }
+
+    private RecvWr recvInfo(Side side) {
+        return new RecvWr().wrId(20).sge(side.mr.sge(3 * RPING_SIZE, RPING_INFO));
+    }
+
+    private void sendInfo(Side side) {
+        side.qp.postSend(new SendWr().wrId(21).opcode(WrOpcode.SEND).sge(side.mr.sge(2 * RPING_SIZE, RPING_INFO))
+                .flags(SendFlags.SIGNALED));
+        completion(side.cq, WcOpcode.SEND);
+    }
+
+    private void awaitGoAhead(Side side) {
+        completion(side.cq, WcOpcode.RECV);
+        equal(RPING_INFO, wcs.byteLen(0), "go-ahead length");
+        side.qp.postRecv(recvInfo(side));
+    }
+
+    /** Waits for an rping_rdma_info from the client, reposts the receive: {buf, rkey, size}. */
+    private long[] awaitInfo(Side side) {
+        completion(side.cq, WcOpcode.RECV);
+        equal(RPING_INFO, wcs.byteLen(0), "rping_rdma_info length");
+        MemorySegment info = side.mr.memory().asSlice(3 * RPING_SIZE, RPING_INFO);
+        long[] result = {info.get(BE_LONG, 0), Integer.toUnsignedLong(info.get(BE_INT, 8)),
+                Integer.toUnsignedLong(info.get(BE_INT, 12))};
+        side.qp.postRecv(recvInfo(side));
+        return result;
+    }
+
+    private void goAhead(Side side) {
+        side.qp.postSend(new SendWr().wrId(22).opcode(WrOpcode.SEND).sge(side.mr.sge(2 * RPING_SIZE, RPING_INFO))
+                .flags(SendFlags.SIGNALED));
+        completion(side.cq, WcOpcode.SEND);
+    }
+
+    private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    private static void rpingInfo(MemorySegment info, long buf, int rkey, int size) {
+        info.set(BE_LONG, 0, buf);
+        info.set(BE_INT, 8, rkey);
+        info.set(BE_INT, 12, size);
+    }
+
+    /** rping's client data for ping {@code ping}, as {@code rping_test_client} fills its start buffer. */
+    private static void rpingData(MemorySegment buffer, int ping) {
+        byte[] text = ("rdma-ping-" + ping + ": ").getBytes(StandardCharsets.US_ASCII);
+        int size = (int) buffer.byteSize();
+        int c = FIRST_LETTER + ping;
+        for (int i = 0; i < size; i++) {
+            if (i < text.length) {
+                buffer.set(ValueLayout.JAVA_BYTE, i, text[i]);
+            } else {
+                buffer.set(ValueLayout.JAVA_BYTE, i, (byte) c);
+                c = c == LAST_LETTER ? FIRST_LETTER : c + 1;
+            }
+        }
+        buffer.set(ValueLayout.JAVA_BYTE, size - 1, (byte) 0);
+    }
+
+    private static String cString(MemorySegment s) {
+        return s.getString(0, StandardCharsets.US_ASCII);
+    }
+
+    /** Polls {@code cq} until one completion arrives, which must succeed with {@code opcode}; it stays in {@link #wcs}. */
+    private void completion(Cq cq, WcOpcode opcode) {
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (cq.poll(wcs) == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no " + opcode + " completion within " + WAIT);
+            }
+            Thread.onSpinWait();
+        }
+        wcs.check(0);
+        equal(opcode, wcs.opcode(0), "completion opcode");
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static String prefix(byte[] data, int length) {
+        return new String(data, 0, Math.min(length, data.length), StandardCharsets.US_ASCII);
+    }
+
+    private static void put(Mr mr, long offset, String text) {
+        MemorySegment.copy(ascii(text), 0, mr.memory(), ValueLayout.JAVA_BYTE, offset, text.length());
+    }
+
+    private static String get(Mr mr, long offset, int length) {
+        byte[] bytes = new byte[length];
+        MemorySegment.copy(mr.memory(), ValueLayout.JAVA_BYTE, offset, bytes, 0, length);
+        return new String(bytes, StandardCharsets.US_ASCII);
+    }
+
+    private static String output(Process process) throws IOException, InterruptedException {
+        if (!process.waitFor(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroy();
+        }
+        return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    private static void shell(String command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        equal(0, p.waitFor(), command + ": " + out);
+    }
+
+    /** The {@code cm_id} and {@code qp} counts {@code rdma resource show} gives for rxe0. */
+    private static int[] cmResources() throws IOException, InterruptedException {
+        Process process = new ProcessBuilder("rdma", "resource", "show").redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor();
+        int[] counts = new int[2];
+        for (String line : out.lines().toList()) {
+            String[] words = line.trim().split("\\s+");
+            for (int i = 0; i + 1 < words.length; i++) {
+                if (words[i].equals("cm_id")) {
+                    counts[0] += Integer.parseInt(words[i + 1]);
+                } else if (words[i].equals("qp")) {
+                    counts[1] += Integer.parseInt(words[i + 1]);
+                }
+            }
+        }
+        return counts;
+    }
+}

@@ -1,0 +1,192 @@
+package org.jrdma.endpoint;
+
+import static org.jrdma.testkit.vm.VmChecks.equal;
+import static org.jrdma.testkit.vm.VmChecks.require;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.testkit.vm.VmChecks;
+
+/**
+ * The checks of {@link EndpointInVmTest}, run inside the soft-RoCE VM ({@code rdma_ucm} loaded,
+ * rxe0 at 10.0.0.1): endpoints connected through an {@link RdmaServer} in one process.
+ */
+public final class EndpointInVm {
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    private static final int MESSAGES = 100;
+
+    private final VmChecks checks = new VmChecks();
+    private int nextPort = 7600;
+
+    private EndpointInVm() {
+    }
+
+    /** Runs every check. */
+    public static void main(String[] args) throws Exception {
+        EndpointInVm program = new EndpointInVm();
+        program.run();
+        program.checks.exit();
+    }
+
+    private InetSocketAddress address() throws Exception {
+        return new InetSocketAddress(InetAddress.getByName("10.0.0.1"), nextPort++);
+    }
+
+    private void run() {
+        checks.check("echo in order", this::echo);
+        checks.check("credits make a fast sender wait for a slow receiver, no RNR", this::credits);
+        checks.check("four endpoints on virtual threads", this::manyOnVirtualThreads);
+        checks.check("close fails pending sends and receives", this::closeFailsPending);
+        checks.check("peer disconnect fails pending receives", this::peerDisconnect);
+    }
+
+    private static ByteBuffer text(String s) {
+        return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String text(ByteBuffer b) {
+        return StandardCharsets.UTF_8.decode(b).toString();
+    }
+
+    private void echo() throws Exception {
+        InetSocketAddress at = address();
+        try (RdmaServer server = RdmaServer.listen(at);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
+            try (RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT); RdmaEndpoint peer = accepted.get()) {
+                equal(at, client.remoteAddress(), "client's remote address");
+                threads.submit(() -> {
+                    for (int i = 0; i < MESSAGES; i++) {
+                        peer.send(peer.receive().join()).join();
+                    }
+                    return null;
+                });
+                List<CompletableFuture<Void>> sent = new ArrayList<>();
+                for (int i = 0; i < MESSAGES; i++) {
+                    sent.add(client.send(text("message " + i)));
+                }
+                for (int i = 0; i < MESSAGES; i++) {
+                    equal("message " + i, text(client.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)), "echo " + i);
+                }
+                CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    private void credits() throws Exception {
+        InetSocketAddress at = address();
+        try (RdmaServer server = RdmaServer.listen(at);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
+            try (RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT); RdmaEndpoint peer = accepted.get()) {
+                List<CompletableFuture<Void>> sent = new ArrayList<>();
+                for (int i = 0; i < MESSAGES; i++) {
+                    sent.add(client.send(text("burst " + i)));
+                }
+                Thread.sleep(1000);
+                long done = sent.stream().filter(CompletableFuture::isDone).count();
+                System.out.println("  sends completed while nobody received: " + done);
+                equal((long) RdmaEndpoint.RECEIVES, done, "sends completed before the receiver took any");
+                for (int i = 0; i < MESSAGES; i++) {
+                    equal("burst " + i, text(peer.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)), "message " + i);
+                }
+                CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    private void manyOnVirtualThreads() throws Exception {
+        InetSocketAddress at = address();
+        int clients = 4;
+        try (RdmaServer server = RdmaServer.listen(at);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<?> serving = threads.submit(() -> {
+                List<RdmaEndpoint> peers = new ArrayList<>();
+                for (int c = 0; c < clients; c++) {
+                    RdmaEndpoint peer = server.accept(WAIT);
+                    peers.add(peer);
+                    threads.submit(() -> {
+                        for (int i = 0; i < MESSAGES; i++) {
+                            peer.send(peer.receive().join()).join();
+                        }
+                        return null;
+                    });
+                }
+                return peers;
+            });
+            List<Future<String>> results = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                int n = c;
+                results.add(threads.submit(() -> {
+                    try (RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT)) {
+                        for (int i = 0; i < MESSAGES; i++) {
+                            client.send(text(n + ":" + i)).join();
+                            equal(n + ":" + i, text(client.receive().join()), "echo");
+                        }
+                        return "ok";
+                    }
+                }));
+            }
+            for (Future<String> r : results) {
+                equal("ok", r.get(WAIT.toMillis() * 3, TimeUnit.MILLISECONDS), "client");
+            }
+            @SuppressWarnings("unchecked")
+            List<RdmaEndpoint> peers = (List<RdmaEndpoint>) serving.get();
+            peers.forEach(RdmaEndpoint::close);
+        }
+    }
+
+    private void closeFailsPending() throws Exception {
+        InetSocketAddress at = address();
+        try (RdmaServer server = RdmaServer.listen(at);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
+            RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT);
+            try (RdmaEndpoint peer = accepted.get()) {
+                CompletableFuture<ByteBuffer> pending = client.receive();
+                client.close();
+                expectClosed(pending);
+                expectClosed(client.receive());
+                expectClosed(client.send(text("late")));
+                require(peer != null, "peer");
+            }
+        }
+    }
+
+    private void peerDisconnect() throws Exception {
+        InetSocketAddress at = address();
+        try (RdmaServer server = RdmaServer.listen(at);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
+            RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT);
+            try (RdmaEndpoint peer = accepted.get()) {
+                CompletableFuture<ByteBuffer> pending = peer.receive();
+                client.close();
+                expectClosed(pending);
+            }
+        }
+    }
+
+    private static void expectClosed(CompletableFuture<?> future) throws Exception {
+        try {
+            future.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            throw new AssertionError("completed normally");
+        } catch (java.util.concurrent.ExecutionException e) {
+            require(e.getCause() instanceof ClosedChannelException, "cause " + e.getCause());
+        } catch (CompletionException e) {
+            require(e.getCause() instanceof ClosedChannelException, "cause " + e.getCause());
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package org.jrdma.endpoint;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.jrdma.iba.Gid;
+import org.jrdma.testkit.junit.PassFailChecks;
+import org.jrdma.testkit.junit.Peers;
+import org.jrdma.testkit.vm.SoftRoceVm;
+import org.jrdma.testkit.vm.VmResult;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Runs {@link EndpointInVm} in one boot of the soft-RoCE VM with {@code rdma_ucm} loaded, and
+ * reports each of its checks as a test of its own.
+ */
+class EndpointInVmTest {
+    /** Every check {@link EndpointInVm} makes, in its order. */
+    private static final List<String> CHECKS = List.of(
+            "echo in order",
+            "credits make a fast sender wait for a slow receiver, no RNR",
+            "four endpoints on virtual threads",
+            "close fails pending sends and receives",
+            "peer disconnect fails pending receives");
+
+    @TestFactory
+    Stream<DynamicTest> endpointsOnSoftRoce() {
+        Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
+        VmResult result = SoftRoceVm.builder().module("rdma_ucm").build()
+                .runJava(Duration.ofMinutes(6), EndpointInVm.class, List.of(RdmaEndpoint.class, Gid.class));
+        System.out.println("EndpointInVm in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n" + result.output());
+        return PassFailChecks.of(result, CHECKS);
+    }
+}
