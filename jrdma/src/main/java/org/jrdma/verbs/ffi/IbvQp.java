@@ -152,7 +152,7 @@ public final class IbvQp extends NativeObject {
      * with the queue sizes {@code cap}, its receives going to an SRQ or not.
      */
     static IbvQp adopt(MemorySegment raw, IbvContext context, IbvQpCap cap, boolean hasSrq) {
-        return new IbvQp(raw, context, cap, hasSrq);
+        return new IbvQp(raw, context, cap, hasSrq, null);
     }
 
     private static IbvQpCap readCap(MemorySegment s, long offset) {
