@@ -31,11 +31,12 @@ class DiagErrorsTest {
     private static final List<String> USAGE = List.of("smpquery -Z nodeinfo 3", "smpquery nodeinfo", "smpquery", "perfquery -Z",
             "sminfo --foo", "ibaddr -Z", "ibroute", "ibtracert 3", "smpdump 3", "ibnetdiscover -Z", "saquery -Z", "iblinkinfo -Z",
             "perfquery -t", "smpquery --timeout", "smpquery -Z", "ibroute -Z", "smpdump -Z", "ibtracert -Z", "ibstat -Z",
-            "perfquery --bogus 3", "ibqueryerrors -Z", "ibqueryerrors --bogus", "ibqueryerrors -s");
+            "perfquery --bogus 3", "ibqueryerrors -Z", "ibqueryerrors --bogus", "ibqueryerrors -s",
+            "ibportstate -Z 3 1", "ibportstate 3", "ibportstate");
     /** Requests for help, which the C tools answer with their usage message and status 2. */
     private static final List<String> HELP = List.of("perfquery -h", "smpquery --help", "ibstat -h", "saquery -h",
             "ibnetdiscover -h", "ibqueryerrors -h", "iblinkinfo --help", "ibroute -h", "sminfo -h", "smpdump -h", "ibaddr -h",
-            "ibtracert -h");
+            "ibtracert -h", "ibportstate -h");
     /** The scripts' usage: one line per script on standard output, status 255. */
     private static final List<String> SCRIPT_USAGE = List.of("ibhosts -h", "ibswitches -Z", "ibrouters --help", "ibnodes -h",
             "ibnodes -Z");
