@@ -3,7 +3,10 @@ package org.jrdma.tools;
 import java.io.Console;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongConsumer;
+import org.jrdma.RdmaException;
 import org.jrdma.iba.diag.DiagOptions;
 import org.jrdma.iba.smp.SmpMlnxExtendedPortInfo;
 import org.jrdma.iba.smp.SmpNodeInfo;
@@ -192,7 +195,7 @@ final class IbportstateCommand extends FabricCommand {
                 + IbportstateFormat.port(destText, portNumber, info, extendedSpeeds, !isSwitch || portNumber == 0, options));
     }
 
-    private static void ifSet(Map<Value, Long> values, Value value, java.util.function.LongConsumer then) {
+    private static void ifSet(Map<Value, Long> values, Value value, LongConsumer then) {
         Long v = values.get(value);
         if (v != null) {
             then.accept(v);
@@ -247,7 +250,7 @@ final class IbportstateCommand extends FabricCommand {
                 failure.warn("_do_madrpc", "recv failed: Connection timed out");
             }
             throw failure.warn("mad_rpc", "_do_madrpc failed; dport (" + dest + ")").stderrLine("ibportstate: " + e.getMessage());
-        } catch (org.jrdma.RdmaException e) {
+        } catch (RdmaException e) {
             throw DiagError.exit("smp query nodeinfo failed", e);
         }
     }
@@ -270,7 +273,7 @@ final class IbportstateCommand extends FabricCommand {
     LocalPort localPort() {
         try {
             return LocalPort.read(smp);
-        } catch (org.jrdma.RdmaException e) {
+        } catch (RdmaException e) {
             throw DiagError.exit("could not resolve self", e);
         }
     }
@@ -307,7 +310,7 @@ final class IbportstateCommand extends FabricCommand {
     /** The constant of {@code values} named {@code word} in lower case, or null. */
     private static <E extends Enum<E>> E name(E[] values, String word) {
         for (E e : values) {
-            if (e.name().toLowerCase(java.util.Locale.ROOT).equals(word)) {
+            if (e.name().toLowerCase(Locale.ROOT).equals(word)) {
                 return e;
             }
         }
