@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.fabric.ToolResult;
 
@@ -28,6 +29,22 @@ final class IbtoolProcess {
         command.addAll(List.of(args));
         ToolResult result = fabric.runAt(node, TIMEOUT, command);
         return new IbtoolRun(result.exitCode(), result.stdout(), result.stderr());
+    }
+
+    /**
+     * Starts {@code ibtool args...} in a process of its own attached at {@code node}, killed after
+     * {@code lifetime} if it has not ended (a server, {@code ibping -S}); the future completes with
+     * what it printed.
+     */
+    static CompletableFuture<IbtoolRun> startAt(Fabric fabric, String node, Duration lifetime, String... args) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                Ibtool.class.getName()));
+        command.addAll(List.of(args));
+        return CompletableFuture.supplyAsync(() -> {
+            ToolResult result = fabric.runAt(node, lifetime, command);
+            return new IbtoolRun(result.exitCode(), result.stdout(), result.stderr());
+        }, runnable -> Thread.ofVirtual().start(runnable));
     }
 
     /** Runs {@code tool args...} as ibtool in its own process and as the C tool, both attached at {@code node}. */
