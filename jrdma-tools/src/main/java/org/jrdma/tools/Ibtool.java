@@ -22,7 +22,7 @@ public final class Ibtool implements Callable<Integer> {
             NodeListCommand.Hosts.class, NodeListCommand.Switches.class, NodeListCommand.Routers.class,
             NodeListCommand.Nodes.class, IblinkinfoCommand.class, SminfoCommand.class, IbaddrCommand.class,
             SmpdumpCommand.class, DecodeMadCommand.class, IbstatCommand.class, IbqueryerrorsCommand.class,
-            IbportstateCommand.class, IbpingCommand.class);
+            IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class);
 
     @Spec
     private CommandSpec spec;
