@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.jrdma.RdmaException;
@@ -79,7 +80,7 @@ final class IbsysstatCommand extends VendorPingCommand {
         } catch (MadException e) {
             // An error status is the server's word, not the transport's: the C client prints the data it came with.
             byte[] reply = e.reply().orElseThrow(() -> e);
-            answer = java.util.Arrays.copyOfRange(reply, Math.min(DATA_OFFSET, reply.length), reply.length);
+            answer = Arrays.copyOfRange(reply, Math.min(DATA_OFFSET, reply.length), reply.length);
         }
         out().print(operation.equals("ping") ? "sysstat ping succeeded\n" : text(answer) + "\n");
         return ExitCodes.OK;

@@ -8,6 +8,7 @@ import org.jrdma.mad.MadException;
 import org.jrdma.mad.MadTimeoutException;
 import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.ReceivedMad;
+import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Option;
 
 /**
@@ -45,7 +46,7 @@ abstract class VendorPingCommand extends FabricCommand {
      */
     final int resolveLid(String text) {
         if (!guid) {
-            return ((org.jrdma.mad.SmpTarget.Lid) Destination.parse(text, false).target()).lid();
+            return ((SmpTarget.Lid) Destination.parse(text, false).target()).lid();
         }
         Guid port;
         try {
@@ -54,7 +55,7 @@ abstract class VendorPingCommand extends FabricCommand {
             throw Destination.unresolved(text, e);
         }
         Destination d = new RouteOrGuidOptions.Address(text, null, port).resolve(smp(), fabric, smPort);
-        return ((org.jrdma.mad.SmpTarget.Lid) d.target()).lid();
+        return ((SmpTarget.Lid) d.target()).lid();
     }
 
     /**

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.ToolResult;
 import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
@@ -27,26 +25,33 @@ class IbpingCommandTest {
 
     @Test
     void bothClientsGetTheIbtoolServersPong(Fabric fabric) throws InterruptedException {
-        CompletableFuture<IbtoolRun> server = IbtoolProcess.startAt(fabric, "node03 HCA-1", SERVER_LIFETIME,
-                "ibping", "-S", "--sim", fabric.socketName(), "--sim-node", "node03 HCA-1");
-        awaitServer(fabric, server);
-        AgainstC run = AgainstC.runAt(fabric, CLIENT, "ibping", "-c", "2", "5").assertSame(IbpingCommandTest::maskTimes);
-        assertTrue(run.ours().out().startsWith("Pong from " + HostName.hostAndDomain(216) + " (Lid 5): time "), run.ours().out());
-        assertTrue(run.ours().out().contains("2 packets transmitted, 2 received, 0% packet loss"), run.ours().out());
-        for (String line : List.of("-f -c 10 5", "-G -c 1 0x0002c90300001031", "-s 1 -G -c 1 0x0002c90300001031",
-                "-o 0x1234 -c 1 5", "-L -c 1 5")) {
-            AgainstC.runAt(fabric, CLIENT, "ibping", line.split(" ")).assertSame(IbpingCommandTest::maskTimes);
+        Process server = IbtoolProcess.startAt(fabric, "node03 HCA-1", SERVER_LIFETIME,
+                IbtoolProcess.ibtool("ibping", "-S", "--sim", fabric.socketName(), "--sim-node", "node03 HCA-1"));
+        try {
+            awaitServer(fabric, server);
+            AgainstC run = AgainstC.runAt(fabric, CLIENT, "ibping", "-c", "2", "5").assertSame(IbpingCommandTest::maskTimes);
+            assertTrue(run.ours().out().startsWith("Pong from " + HostName.hostAndDomain(216) + " (Lid 5): time "), run.ours().out());
+            assertTrue(run.ours().out().contains("2 packets transmitted, 2 received, 0% packet loss"), run.ours().out());
+            for (String line : List.of("-f -c 10 5", "-G -c 1 0x0002c90300001031", "-s 1 -G -c 1 0x0002c90300001031",
+                    "-o 0x1234 -c 1 5", "-L -c 1 5")) {
+                AgainstC.runAt(fabric, CLIENT, "ibping", line.split(" ")).assertSame(IbpingCommandTest::maskTimes);
+            }
+            assertTrue(server.isAlive(), "the server serves until stopped");
+        } finally {
+            IbtoolProcess.stop(server);
         }
-        assertTrue(!server.isDone() || server.join().exitCode() == ToolResult.TIMED_OUT, "the server serves until stopped");
     }
 
     @Test
     void againstTheCServerBothClientsFailAlike(Fabric fabric) {
-        CompletableFuture<ToolResult> server = CompletableFuture.supplyAsync(
-                () -> fabric.runAt("node02 HCA-1", Duration.ofSeconds(15), List.of("ibping", "-S")), runnable -> Thread.ofVirtual().start(runnable));
-        AgainstC run = AgainstC.runAt(fabric, CLIENT, "ibping", "-c", "2", "4").assertSame(IbpingCommandTest::maskTimes);
-        assertTrue(run.ours().out().contains("2 packets transmitted, 0 received, 100% packet loss"), run.ours().out());
-        assertTrue(!server.isDone(), "the C server is still waiting");
+        Process server = IbtoolProcess.startAt(fabric, "node02 HCA-1", SERVER_LIFETIME, List.of("ibping", "-S"));
+        try {
+            AgainstC run = AgainstC.runAt(fabric, CLIENT, "ibping", "-c", "2", "4").assertSame(IbpingCommandTest::maskTimes);
+            assertTrue(run.ours().out().contains("2 packets transmitted, 0 received, 100% packet loss"), run.ours().out());
+            assertTrue(server.isAlive(), "the C server is still waiting");
+        } finally {
+            IbtoolProcess.stop(server);
+        }
     }
 
     @Test
@@ -64,10 +69,10 @@ class IbpingCommandTest {
     }
 
     /** Waits until the server answers a ping (its JVM takes a moment to start). */
-    private static void awaitServer(Fabric fabric, CompletableFuture<IbtoolRun> server) throws InterruptedException {
+    private static void awaitServer(Fabric fabric, Process server) throws InterruptedException {
         Instant deadline = Instant.now().plusSeconds(30);
         while (Instant.now().isBefore(deadline)) {
-            assertTrue(!server.isDone(), () -> "the server ended: " + server.join());
+            assertTrue(server.isAlive(), "the server ended");
             IbtoolRun ping = IbtoolRun.of("ibping", "--sim", fabric.socketName(), "--sim-node", CLIENT, "-t", "200", "-f", "-c", "1", "5");
             if (ping.out().contains("1 received")) {
                 return;

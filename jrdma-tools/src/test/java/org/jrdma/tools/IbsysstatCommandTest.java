@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.jrdma.testkit.fabric.Fabric;
-import org.jrdma.testkit.fabric.ToolResult;
 import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
 
@@ -22,31 +20,38 @@ import org.junit.jupiter.api.Test;
 @SimulatedFabric(topology = "two-switch")
 class IbsysstatCommandTest {
     private static final String CLIENT = "node01 HCA-1";
+    private static final Duration SERVER_LIFETIME = Duration.ofSeconds(45);
 
     @Test
     void bothClientsGetTheIbtoolServersAnswers(Fabric fabric) throws InterruptedException {
-        CompletableFuture<IbtoolRun> server = IbtoolProcess.startAt(fabric, "node03 HCA-1", Duration.ofSeconds(45),
-                "ibsysstat", "-S", "--sim", fabric.socketName(), "--sim-node", "node03 HCA-1");
-        awaitServer(fabric, server);
-        for (String line : List.of("5", "5 ping", "5 host", "5 cpu", "-o 0x1234 5 host", "-G 0x0002c90300001031 host",
-                "-L 5 cpu")) {
-            AgainstC.runAt(fabric, CLIENT, "ibsysstat", line.split(" ")).assertSame();
+        Process server = IbtoolProcess.startAt(fabric, "node03 HCA-1", SERVER_LIFETIME,
+                IbtoolProcess.ibtool("ibsysstat", "-S", "--sim", fabric.socketName(), "--sim-node", "node03 HCA-1"));
+        try {
+            awaitServer(fabric, server);
+            for (String line : List.of("5", "5 ping", "5 host", "5 cpu", "-o 0x1234 5 host", "-G 0x0002c90300001031 host",
+                    "-L 5 cpu")) {
+                AgainstC.runAt(fabric, CLIENT, "ibsysstat", line.split(" ")).assertSame();
+            }
+            IbtoolRun host = IbtoolRun.of("ibsysstat", "--sim", fabric.socketName(), "--sim-node", CLIENT, "5", "host");
+            assertEquals(HostName.hostAndDomain(216) + "\n", host.out());
+            IbtoolRun cpu = IbtoolRun.of("ibsysstat", "--sim", fabric.socketName(), "--sim-node", CLIENT, "5", "cpu");
+            assertTrue(cpu.out().startsWith("cpu 0: model "), cpu.out());
+            assertTrue(server.isAlive(), "the server serves until stopped");
+        } finally {
+            IbtoolProcess.stop(server);
         }
-        IbtoolRun host = IbtoolRun.of("ibsysstat", "--sim", fabric.socketName(), "--sim-node", CLIENT, "5", "host");
-        assertEquals(HostName.hostAndDomain(216) + "\n", host.out());
-        IbtoolRun cpu = IbtoolRun.of("ibsysstat", "--sim", fabric.socketName(), "--sim-node", CLIENT, "5", "cpu");
-        assertTrue(cpu.out().startsWith("cpu 0: model "), cpu.out());
-        assertTrue(!server.isDone() || server.join().exitCode() == ToolResult.TIMED_OUT, "the server serves until stopped");
     }
 
     @Test
     void againstTheCServerBothClientsFailAlike(Fabric fabric) {
-        CompletableFuture<ToolResult> server = CompletableFuture.supplyAsync(
-                () -> fabric.runAt("node02 HCA-1", Duration.ofSeconds(15), List.of("ibsysstat", "-S")),
-                runnable -> Thread.ofVirtual().start(runnable));
-        AgainstC run = AgainstC.runAt(fabric, CLIENT, "ibsysstat", "4", "host").assertSame();
-        assertEquals(255, run.ours().exitCode());
-        assertTrue(!server.isDone(), "the C server is still waiting");
+        Process server = IbtoolProcess.startAt(fabric, "node02 HCA-1", SERVER_LIFETIME, List.of("ibsysstat", "-S"));
+        try {
+            AgainstC run = AgainstC.runAt(fabric, CLIENT, "ibsysstat", "4", "host").assertSame();
+            assertEquals(255, run.ours().exitCode());
+            assertTrue(server.isAlive(), "the C server is still waiting");
+        } finally {
+            IbtoolProcess.stop(server);
+        }
     }
 
     @Test
@@ -63,10 +68,10 @@ class IbsysstatCommandTest {
         }
     }
 
-    private static void awaitServer(Fabric fabric, CompletableFuture<IbtoolRun> server) throws InterruptedException {
+    private static void awaitServer(Fabric fabric, Process server) throws InterruptedException {
         Instant deadline = Instant.now().plusSeconds(30);
         while (Instant.now().isBefore(deadline)) {
-            assertTrue(!server.isDone(), () -> "the server ended: " + server.join());
+            assertTrue(server.isAlive(), "the server ended");
             IbtoolRun ping = IbtoolRun.of("ibsysstat", "--sim", fabric.socketName(), "--sim-node", CLIENT, "-t", "200", "5");
             if (ping.exitCode() == 0) {
                 return;
