@@ -26,7 +26,9 @@ public final class IbaGenerator {
             Map.entry("SMP", new int[] {0x01, 0x81}), Map.entry("SA", new int[] {0x03}),
             Map.entry("PM", new int[] {0x04}), Map.entry("BM", new int[] {0x05}),
             Map.entry("DM", new int[] {0x06}), Map.entry("CM", new int[] {0x07}),
-            Map.entry("SNMP", new int[] {0x08}), Map.entry("CC", new int[] {0x21}));
+            Map.entry("SNMP", new int[] {0x08}), Map.entry("CC", new int[] {0x21}),
+            // OpenIB's vendor classes (range 2, with OUI): infiniband-diags' ibping and ibsysstat
+            Map.entry("OPENIB_PING", new int[] {0x32}), Map.entry("OPENIB_SYSSTAT", new int[] {0x33}));
     static final Map<String, Integer> METHODS = Map.ofEntries(
             Map.entry("Get", 0x01), Map.entry("Set", 0x02), Map.entry("Send", 0x03), Map.entry("Trap", 0x05),
             Map.entry("Report", 0x06), Map.entry("TrapRepress", 0x07), Map.entry("GetTable", 0x12),

@@ -21,7 +21,8 @@ public final class Ibtool implements Callable<Integer> {
             PerfqueryCommand.class, SaqueryCommand.class, IbrouteCommand.class, IbtracertCommand.class,
             NodeListCommand.Hosts.class, NodeListCommand.Switches.class, NodeListCommand.Routers.class,
             NodeListCommand.Nodes.class, IblinkinfoCommand.class, SminfoCommand.class, IbaddrCommand.class,
-            SmpdumpCommand.class, DecodeMadCommand.class, IbstatCommand.class, IbqueryerrorsCommand.class);
+            SmpdumpCommand.class, DecodeMadCommand.class, IbstatCommand.class, IbqueryerrorsCommand.class,
+            IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class);
 
     @Spec
     private CommandSpec spec;

@@ -88,6 +88,14 @@ class RouteOrGuidOptions {
          * @throws DiagError if the SA cannot resolve the GUID ({@code can't resolve destination port <text>})
          */
         Destination resolve(SmpClient smp, FabricOptions fabric) {
+            return resolve(smp, fabric, null);
+        }
+
+        /**
+         * The destination, a GUID resolved by the SA at {@code smLid} ({@code -s/--sm_port}), or
+         * at the local port's SM LID when it is null.
+         */
+        Destination resolve(SmpClient smp, FabricOptions fabric, Integer smLid) {
             if (guid == null) {
                 return destination;
             }
@@ -99,7 +107,7 @@ class RouteOrGuidOptions {
             int lid;
             try {
                 lid = gmp.subnAdmGet(query, SaPathRecord.DGID_COMPONENT_MASK | SaPathRecord.SGID_COMPONENT_MASK,
-                        local.smLid()).dlid();
+                        smLid != null ? smLid : local.smLid()).dlid();
             } catch (RdmaException e) {
                 throw Destination.unresolved(text, e).warn("ib_path_query_via", "sa call path_query failed");
             }

@@ -33,11 +33,12 @@ class DiagErrorsTest {
             "perfquery -t", "smpquery --timeout", "smpquery -Z", "ibroute -Z", "smpdump -Z", "ibtracert -Z", "ibstat -Z",
             "perfquery --bogus 3", "ibqueryerrors -Z", "ibqueryerrors --bogus", "ibqueryerrors -s", "saquery -L", "saquery -l",
             "saquery -G", "saquery -O", "saquery -O 0", "saquery -U", "saquery --src-to-dst 3", "saquery --sgid-to-dgid fe80::1",
-            "saquery --sgid-to-dgid zz-fe80::1", "saquery PR --sgid zz", "saquery MCMR --mgid ::g");
+            "saquery --sgid-to-dgid zz-fe80::1", "saquery PR --sgid zz", "saquery MCMR --mgid ::g",
+            "ibportstate -Z 3 1", "ibportstate 3", "ibportstate");
     /** Requests for help, which the C tools answer with their usage message and status 2. */
     private static final List<String> HELP = List.of("perfquery -h", "smpquery --help", "ibstat -h", "saquery -h",
             "ibnetdiscover -h", "ibqueryerrors -h", "iblinkinfo --help", "ibroute -h", "sminfo -h", "smpdump -h", "ibaddr -h",
-            "ibtracert -h");
+            "ibtracert -h", "ibportstate -h");
     /** The scripts' usage: one line per script on standard output, status 255. */
     private static final List<String> SCRIPT_USAGE = List.of("ibhosts -h", "ibswitches -Z", "ibrouters --help", "ibnodes -h",
             "ibnodes -Z");

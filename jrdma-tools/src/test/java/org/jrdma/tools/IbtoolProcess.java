@@ -1,9 +1,12 @@
 package org.jrdma.tools;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.fabric.ToolResult;
 
@@ -28,6 +31,52 @@ final class IbtoolProcess {
         command.addAll(List.of(args));
         ToolResult result = fabric.runAt(node, TIMEOUT, command);
         return new IbtoolRun(result.exitCode(), result.stdout(), result.stderr());
+    }
+
+    /**
+     * Starts {@code command} (a server: {@code ibping -S}) attached at {@code node} as the C tools
+     * run there, its output discarded, under {@code timeout} so that it ends after {@code lifetime}
+     * even if the test that started it does not stop it: the caller destroys it when done.
+     */
+    static Process startAt(Fabric fabric, String node, Duration lifetime, List<String> command) {
+        List<String> bounded = new ArrayList<>(List.of("timeout", "-k", "5", lifetime.toSeconds() + "s"));
+        bounded.addAll(command);
+        ProcessBuilder pb = new ProcessBuilder(bounded).directory(fabric.workDir().toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+        pb.environment().putAll(fabric.clientEnvironment(node));
+        try {
+            return pb.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Stops a process of {@link #startAt}: SIGTERM, which {@code timeout} passes on to the server,
+     * then SIGKILL to both if they are still there after five seconds.
+     */
+    static void stop(Process process) {
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+
+    /** The command line of {@code ibtool args...} in a JVM of its own on this test's class path. */
+    static List<String> ibtool(String... args) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                Ibtool.class.getName()));
+        command.addAll(List.of(args));
+        return command;
     }
 
     /** Runs {@code tool args...} as ibtool in its own process and as the C tool, both attached at {@code node}. */
