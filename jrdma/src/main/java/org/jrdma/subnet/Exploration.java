@@ -1,8 +1,10 @@
 package org.jrdma.subnet;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -137,12 +139,11 @@ final class Exploration {
         }
         readAll(sched, reads);
         List<Node> next = new ArrayList<>();
+        Map<Guid, RdmaException> unread = new HashMap<>();
         for (int i = 0; i < reads.size(); i++) {
             NodeRead r = reads.get(i);
             if (r.failure() != null) {
-                Probe p = fresh.get(i);
-                problems.add(p.from() + ": node " + p.info().nodeGuid().toHexString() + " answered NodeInfo at " + p.target()
-                        + " but not the reads after it: " + r.failure().getMessage());
+                unread.put(fresh.get(i).info().nodeGuid(), r.failure());
                 continue;
             }
             Node node = r.node();
@@ -152,7 +153,10 @@ final class Exploration {
         for (Probe p : found) {
             Node node = subnet.get(p.info().nodeGuid());
             if (node == null) {
-                continue; // answered NodeInfo, then not the reads: a problem already, left out
+                // Answered NodeInfo, then not the reads: left out, and every port that found it loses its link.
+                problems.add(p.from() + ": node " + p.info().nodeGuid().toHexString() + " answered NodeInfo at " + p.target()
+                        + " but not the reads after it: " + unread.get(p.info().nodeGuid()).getMessage());
+                continue;
             }
             Port arrival = node.port(p.arrivalPort());
             if (arrival != null && p.from().remote() == null && arrival.remote() == null) {
