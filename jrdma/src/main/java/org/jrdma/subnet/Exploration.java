@@ -34,7 +34,8 @@ import org.jrdma.mad.SmpTarget;
  * port number), so the result does not depend on the order replies arrive in. A port whose
  * neighbor cannot be read, by its probe or by the reads after it (a link that went down between
  * them), is recorded as unlinked and listed in the problems. A node whose description and
- * SwitchInfo were read but not the PortInfo of some (not all) ports is recorded without those ports (not
+ * SwitchInfo (and a switch's port 0, whose PortInfo holds the LID of all its ports) were read but
+ * not the PortInfo of some other ports is recorded without those ports (not
  * followed, so what lies behind it is found another way or not at all), and the port is listed in
  * the problems, as is the port that found the node when its link arrives at such a port: on a
  * lossy fabric one lost PortInfo of a 65-port switch costs one port, not the switch and the
@@ -325,10 +326,13 @@ final class Exploration {
 
         /**
          * Why the node cannot be recorded: the first of its description and a switch's SwitchInfo
-         * that failed, the others suppressed in it, or when every PortInfo read failed, the first
-         * of those; null otherwise.
+         * that failed, the others suppressed in it; else a switch's port 0 PortInfo (its LID, which
+         * all its ports answer at), or when every PortInfo read failed, the first of those; null otherwise.
          */
         synchronized RdmaException failure() {
+            if (failure == null && isSwitch && portFailures[0] != null) {
+                return portFailures[0];
+            }
             if (failure == null && ports.length > 0 && Arrays.stream(portFailures).allMatch(Objects::nonNull)) {
                 return portFailures[0];
             }
