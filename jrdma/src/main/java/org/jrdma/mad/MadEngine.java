@@ -34,7 +34,9 @@ import org.jrdma.iba.wire.MadDecoder;
  * <p><b>RMPP.</b> Where the transport does not do RMPP (IBA 13.6) for a class itself
  * ({@link MadTransport#reassemblesRmpp}), the engine does, both ways and for requests as for
  * responses: a response that arrives as the first DATA segment of a transfer is received to its
- * end, acknowledged window by window, and returned reassembled, as the kernel returns it; a
+ * end, acknowledged window by window, and returned reassembled, as the kernel returns it, and a
+ * segment of it that comes again once it is whole (the sender missed our last ACK) is acknowledged
+ * again, so that the sender ends at once rather than resending until its retries run out; a
  * request that does (a client's large SubnAdmSet, GetMulti or vendor Set) is received the same way
  * on a virtual thread of its own and queued for {@link #receiveRequest} only once whole, at most
  * {@value #MAX_REQUEST_TRANSFERS} at a time (the sender of one more is told STOP, resources
@@ -83,6 +85,13 @@ public final class MadEngine implements AutoCloseable {
             return size() > FINISHED_REQUEST_TRANSFERS;
         }
     });
+    /** The same for the latest responses received whole by RMPP, by responder and TID low bits. */
+    private final Map<RequestTransfer, Long> finishedResponseTransfers = Collections.synchronizedMap(new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<RequestTransfer, Long> eldest) {
+            return size() > FINISHED_REQUEST_TRANSFERS;
+        }
+    });
     private volatile Duration requestSegmentTimeout = Duration.ofSeconds(1);
     private volatile int requestSegmentRetries = 3;
     private final long tidPrefix = (long) ThreadLocalRandom.current().nextInt() << 32;
@@ -123,7 +132,7 @@ public final class MadEngine implements AutoCloseable {
         this.tracer = tracer == null ? MadTracer.NONE : tracer;
     }
 
-    /** One multi-segment request being received: who sends it (LID and QP) and the low 32 bits of its TID. */
+    /** One multi-segment request or response being received: who sends it (LID and QP) and the low 32 bits of its TID. */
     private record RequestTransfer(int lid, int qpn, int tid) {
     }
 
@@ -142,6 +151,16 @@ public final class MadEngine implements AutoCloseable {
     /** Multi-segment requests that were aborted, stopped or stalled, and so never delivered. */
     public long failedRequestTransfers() {
         return failedRequestTransfers.get();
+    }
+
+    /**
+     * The transactions and transfers this engine holds state for now: requests awaiting their
+     * response (and the RMPP reassembly of that response), RMPP transfers being sent, and
+     * multi-segment requests being received. Each is forgotten when it ends, answered, failed,
+     * stopped or aborted, so an idle engine has none, whatever came before.
+     */
+    public int openTransactions() {
+        return pending.size() + rmppSenders.size() + requestTransfers.size();
     }
 
     /** A fresh transaction ID: a random 32-bit prefix of this engine and a counter. */
@@ -197,7 +216,10 @@ public final class MadEngine implements AutoCloseable {
         try {
             ReceivedMad reply = exchange(request, to, tid, inbox, timeout, retries);
             if (Rmpp.isData(reply) && !transport.reassemblesRmpp(reply.mad()[1] & 0xFF)) {
-                return new RmppReceiver(this, request, reply, inbox, timeout, retries).receive();
+                RmppReceiver receiver = new RmppReceiver(this, request, reply, inbox, timeout, retries);
+                ReceivedMad whole = receiver.receive();
+                finishedResponseTransfers.put(new RequestTransfer(reply.from().lid(), reply.from().qpn(), (int) tid), receiver.segments());
+                return whole;
             }
             return reply;
         } finally {
@@ -330,7 +352,9 @@ public final class MadEngine implements AutoCloseable {
                 if (control && (rmppSenders.containsKey(tid) || Rmpp.header(mad).rmppType() == Rmpp.TYPE_ACK)) {
                     deliver(rmppSenders, tid, in);
                 } else if ((mad[3] & Mad.METHOD_RESP_MASK) != 0 || in.dropped()) {
-                    deliver(pending, tid, in);
+                    if (in.dropped() || pending.containsKey(tid) || !acknowledgedAgain(in, tid)) {
+                        deliver(pending, tid, in);
+                    }
                 } else if (Rmpp.isActive(mad, in.length()) && !transport.reassemblesRmpp(mad[1] & 0xFF)) {
                     requestSegment(in, tid);
                 } else if (!rmppSenders.containsKey(tid)) {
@@ -387,6 +411,20 @@ public final class MadEngine implements AutoCloseable {
         } finally {
             requestTransfers.remove(key);
         }
+    }
+
+    /**
+     * Acknowledges again a DATA segment of a response received whole lately that comes again (the
+     * responder missed our last ACK: IBA 13.6.3.1's time-wait); false if it is not one.
+     */
+    private boolean acknowledgedAgain(ReceivedMad in, int tid) {
+        Long last = finishedResponseTransfers.get(new RequestTransfer(in.from().lid(), in.from().qpn(), tid));
+        if (last == null || !Rmpp.isData(in) || (Rmpp.header(in.mad()).rmppFlags() & Rmpp.FLAG_FIRST) != 0
+                || Rmpp.header(in.mad()).data1() > last) {
+            return false;
+        }
+        send(Rmpp.control(in.mad(), true, Rmpp.TYPE_ACK, 0, last, last), in.from());
+        return true;
     }
 
     private void stopWaiters() {

@@ -10,7 +10,9 @@ import org.jrdma.iba.wire.Bits;
  * The sending end of one RMPP transfer (IBA 13.6.3.2), for transports that leave RMPP to jrdma:
  * sends the DATA segments of a transfer window by window as the receiver's ACKs open them
  * (starting with a window of one segment), resends from the last acknowledged segment when no ACK
- * comes in time, and ends when the last segment is acknowledged. The receiver's STOP or ABORT ends
+ * comes in time or when the receiver acknowledges the same segment again (it does so when it
+ * waited in vain for the next, IBA 13.6.3.1: a segment after it was lost), and ends when the last
+ * segment is acknowledged. The receiver's STOP or ABORT ends
  * the transfer with an exception; a receiver that stays silent past the retries is sent an ABORT.
  */
 final class RmppSender {
@@ -77,6 +79,9 @@ final class RmppSender {
                         }
                         if (h.data2() < h.data1()) {
                             throw abort(Rmpp.STATUS_W2S, "NewWindowLast " + h.data2() + " below the acknowledged segment " + h.data1());
+                        }
+                        if (h.data1() == acknowledged && next > acknowledged + 1) {
+                            next = acknowledged + 1; // acknowledged again: the receiver lacks what follows, resend it now
                         }
                         if (h.data1() >= acknowledged) {
                             acknowledged = h.data1();

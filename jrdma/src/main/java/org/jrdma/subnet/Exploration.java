@@ -1,8 +1,13 @@
 package org.jrdma.subnet;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
@@ -28,7 +33,13 @@ import org.jrdma.mad.SmpTarget;
  * nodes are recorded in is nevertheless fixed (by level, then by the discovering node's order and
  * port number), so the result does not depend on the order replies arrive in. A port whose
  * neighbor cannot be read, by its probe or by the reads after it (a link that went down between
- * them), is recorded as unlinked and listed in the problems.
+ * them), is recorded as unlinked and listed in the problems. A node whose description and
+ * SwitchInfo (and a switch's port 0, whose PortInfo holds the LID of all its ports) were read but
+ * not the PortInfo of some other ports is recorded without those ports (not
+ * followed, so what lies behind it is found another way or not at all), and the port is listed in
+ * the problems, as is the port that found the node when its link arrives at such a port: on a
+ * lossy fabric one lost PortInfo of a 65-port switch costs one port, not the switch and the
+ * subtree behind it.
  */
 final class Exploration {
     /**
@@ -68,6 +79,8 @@ final class Exploration {
     private final AttributeSource source;
     private final int window;
     private final List<String> problems = new ArrayList<>();
+    /** The ports of recorded nodes whose PortInfo could not be read, and why: left out of their nodes. */
+    private final Map<Guid, Map<Integer, RdmaException>> unreadPorts = new HashMap<>();
 
     /** A probe's result: what it found (null for no link), or why it failed. */
     private record Outcome(Probe probe, String problem) {
@@ -137,26 +150,34 @@ final class Exploration {
         }
         readAll(sched, reads);
         List<Node> next = new ArrayList<>();
+        Map<Guid, RdmaException> unread = new HashMap<>();
         for (int i = 0; i < reads.size(); i++) {
             NodeRead r = reads.get(i);
             if (r.failure() != null) {
-                Probe p = fresh.get(i);
-                problems.add(p.from() + ": node " + p.info().nodeGuid().toHexString() + " answered NodeInfo at " + p.target()
-                        + " but not the reads after it: " + r.failure().getMessage());
+                unread.put(fresh.get(i).info().nodeGuid(), r.failure());
                 continue;
             }
             Node node = r.node();
             subnet.add(node);
             next.add(node);
+            r.portFailures().forEach((port, failure) -> {
+                unreadPorts.computeIfAbsent(node.guid(), g -> new HashMap<>()).put(port, failure);
+                problems.add(node.description() + " port " + port + ": PortInfo not read at " + node.target() + ": " + failure.getMessage());
+            });
         }
         for (Probe p : found) {
             Node node = subnet.get(p.info().nodeGuid());
             if (node == null) {
-                continue; // answered NodeInfo, then not the reads: a problem already, left out
+                // Answered NodeInfo, then not the reads: left out, and every port that found it loses its link.
+                problems.add(p.from() + ": node " + p.info().nodeGuid().toHexString() + " answered NodeInfo at " + p.target()
+                        + " but not the reads after it: " + unread.get(p.info().nodeGuid()).getMessage());
+                continue;
             }
             Port arrival = node.port(p.arrivalPort());
             if (arrival != null && p.from().remote() == null && arrival.remote() == null) {
                 p.from().linkTo(arrival);
+            } else if (arrival == null && unreadPorts.getOrDefault(node.guid(), Map.of()).containsKey(p.arrivalPort())) {
+                problems.add(p.from() + ": the link arrives at " + node + " port " + p.arrivalPort() + ", whose PortInfo was not read");
             }
         }
         return next;
@@ -211,7 +232,7 @@ final class Exploration {
      * Reads a node's description (unless known), SwitchInfo and PortInfo: of every port of a
      * switch, of {@code caPorts} otherwise; its MADs in parallel.
      *
-     * @throws RdmaException the first read that failed, the others suppressed in it
+     * @throws RdmaException the first read that failed (a PortInfo too: the start node is read whole or not at all)
      */
     static Node read(MadSchedule sched, NodeAttributes attributes, SmpTarget target, SmpNodeInfo info, String description,
             List<Integer> caPorts) {
@@ -219,6 +240,9 @@ final class Exploration {
         readAll(sched, List.of(read));
         if (read.failure() != null) {
             throw read.failure();
+        }
+        if (!read.portFailures().isEmpty()) {
+            throw read.portFailures().values().iterator().next();
         }
         return read.node();
     }
@@ -244,6 +268,7 @@ final class Exploration {
         private final boolean isSwitch;
         private final int[] ports;
         private final SmpPortInfo[] portInfos;
+        private final RdmaException[] portFailures;
         private String description;
         private SmpSwitchInfo switchInfo;
         private RdmaException failure;
@@ -257,6 +282,7 @@ final class Exploration {
             this.isSwitch = info.nodeType() == NodeType.SWITCH.value();
             this.ports = isSwitch ? IntStream.rangeClosed(0, info.numPorts()).toArray() : caPorts.stream().mapToInt(p -> p).toArray();
             this.portInfos = new SmpPortInfo[ports.length];
+            this.portFailures = new RdmaException[ports.length];
         }
 
         /** Adds its MADs: the description unless known, a switch's SwitchInfo, and each port's PortInfo. */
@@ -269,7 +295,13 @@ final class Exploration {
             }
             for (int i = 0; i < ports.length; i++) {
                 int at = i;
-                mads.add(kept(() -> portInfos[at] = attributes.portInfo(target, ports[at])));
+                mads.add(() -> {
+                    try {
+                        portInfos[at] = attributes.portInfo(target, ports[at]);
+                    } catch (RdmaException e) {
+                        portFailures[at] = e;
+                    }
+                });
             }
         }
 
@@ -292,12 +324,33 @@ final class Exploration {
             }
         }
 
-        /** The first of its MADs that failed, the others suppressed in it; null when all were answered. */
+        /**
+         * Why the node cannot be recorded: the first of its description and a switch's SwitchInfo
+         * that failed, the others suppressed in it; else a switch's port 0 PortInfo (its LID, which
+         * all its ports answer at), or when every PortInfo read failed, the first of those; null otherwise.
+         */
         synchronized RdmaException failure() {
+            if (failure == null && isSwitch && portFailures[0] != null) {
+                return portFailures[0];
+            }
+            if (failure == null && ports.length > 0 && Arrays.stream(portFailures).allMatch(Objects::nonNull)) {
+                return portFailures[0];
+            }
             return failure;
         }
 
-        /** The node, once its MADs are done and none failed; a port the source had no PortInfo for is left out. */
+        /** The ports whose PortInfo read failed, in port order, and why: the node is recorded without them. */
+        Map<Integer, RdmaException> portFailures() {
+            Map<Integer, RdmaException> failed = new LinkedHashMap<>();
+            for (int i = 0; i < ports.length; i++) {
+                if (portFailures[i] != null) {
+                    failed.put(ports[i], portFailures[i]);
+                }
+            }
+            return failed;
+        }
+
+        /** The node, once its MADs are done and none of {@link #failure()} failed; a port without PortInfo (none in the source, or its read failed) is left out. */
         Node node() {
             Node node = new Node(info, description, target, switchInfo);
             for (int i = 0; i < ports.length; i++) {

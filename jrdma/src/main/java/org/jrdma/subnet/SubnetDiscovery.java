@@ -38,7 +38,8 @@ import org.jrdma.mad.SmpTarget;
  * <p>A port whose neighbor does not answer is recorded as unlinked and listed in
  * {@link #problems()}, and so is a port whose neighbor answers NodeInfo but not the reads after it
  * (a link that went down meanwhile): that neighbor is left out unless a later level finds it again.
- * Only a start node that cannot be read fails the discovery.
+ * A node that answers all but the PortInfo of some ports is kept without those ports, each listed
+ * in the problems. Only a start node that cannot be read whole fails the discovery.
  * The subnet keeps the source it was read from ({@link Subnet#attributeSource()}) for the switch
  * tables read on demand: the SMPs for {@code run} and {@code refreshByLid}, the SA for {@code fromSa}.
  */

@@ -220,7 +220,7 @@ class RmppRequestTest {
     }
 
     /** A server taking Journal Sets: it records each, and answers with it when {@code answer}. */
-    private static SimAgent journalServer(Fabric fabric, String node, BlockingQueue<Journal> received, boolean answer) {
+    static SimAgent journalServer(Fabric fabric, String node, BlockingQueue<Journal> received, boolean answer) {
         SimAgent server = new SimAgent(fabric, node);
         server.mt.registerServer(VENDOR_CLASS, 1, SET, TestVendorAttributes.OUI);
         return server.serve((agent, request) -> {
@@ -233,7 +233,7 @@ class RmppRequestTest {
     }
 
     /** The RMPP segments of a Journal Set with TID {@code tid}, the attribute filled with seed 0x44. */
-    private static List<byte[]> setSegments(long tid) {
+    static List<byte[]> setSegments(long tid) {
         Journal journal = (Journal) new Journal().fill(0x44);
         byte[] transfer = new byte[MadDecoder.dataOffset(VENDOR_CLASS) + journal.size()];
         transfer[0] = Mad.BASE_VERSION;
