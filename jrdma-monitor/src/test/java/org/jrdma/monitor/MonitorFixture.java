@@ -1,0 +1,66 @@
+package org.jrdma.monitor;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.jrdma.mad.sim.IbsimTransport;
+import org.jrdma.testkit.fabric.Fabric;
+
+/**
+ * A {@link FabricMonitor} attached at node01 of a simulated fabric, its HTTP server on a free
+ * loopback port, cycling only when the test calls {@link #cycle()} (the scheduled cycles are an
+ * hour apart), its log kept for assertions.
+ */
+final class MonitorFixture implements AutoCloseable {
+    static final String ATTACH_AT = "node01 HCA-1";
+    final FabricMonitor monitor;
+    private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    MonitorFixture(Fabric fabric) {
+        MonitorConfig config = MonitorConfig.defaults()
+                .withListen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .withInterval(Duration.ofHours(1));
+        monitor = new FabricMonitor(config, IbsimTransport.attach(fabric.socketName(), ATTACH_AT),
+                new PrintStream(logBytes, true, StandardCharsets.UTF_8));
+        monitor.start();
+    }
+
+    void cycle() {
+        monitor.cycle();
+    }
+
+    String baseUrl() {
+        return "http://" + monitor.hostPort();
+    }
+
+    String get(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new AssertionError("GET " + path + ": " + response.statusCode());
+        }
+        return response.body();
+    }
+
+    PrometheusText.Exposition metrics() throws IOException, InterruptedException {
+        return PrometheusText.parse(get("/metrics"));
+    }
+
+    String log() {
+        return logBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        monitor.close();
+        http.close();
+    }
+}
