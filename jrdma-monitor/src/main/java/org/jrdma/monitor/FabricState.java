@@ -37,6 +37,8 @@ final class FabricState {
     private final Map<String, Gone<NodeView>> goneNodes = new LinkedHashMap<>();
     private final Map<String, Gone<LinkView>> goneLinks = new LinkedHashMap<>();
     private final Map<PortKey, PortRates> ports = new HashMap<>();
+    /** The highest data rate each link (by id) has run at: one running slower is degraded. */
+    private final Map<String, Double> bestRates = new HashMap<>();
     private final ArrayDeque<TopologyEvent> events = new ArrayDeque<>();
     private final Map<TopologyEvent.Kind, Long> changes = new EnumMap<>(TopologyEvent.Kind.class);
     private Stats stats = new Stats(0, 0, 0, 0, 0, 0, 0, 0, 0);
@@ -69,6 +71,10 @@ final class FabricState {
         goneNodes.values().removeIf(g -> nowMillis - g.since() > forgetAfterMillis);
         goneLinks.values().removeIf(g -> nowMillis - g.since() > forgetAfterMillis);
         ports.keySet().removeIf(key -> !now.nodes().containsKey(key.guid()));
+        for (LinkView link : now.links()) {
+            bestRates.merge(link.id(), rate(now, link), Math::max);
+        }
+        bestRates.keySet().removeIf(id -> !nowLinks.containsKey(id) && !goneLinks.containsKey(id));
         for (TopologyEvent event : found) {
             changes.merge(event.kind(), 1L, Long::sum);
             events.addLast(event);
@@ -90,6 +96,18 @@ final class FabricState {
         }
         stats = new Stats(stats.sweeps() + 1, result.seconds(), stats.lastDiscoverySeconds(), result.readings().size(), result.failedPorts(),
                 madsSent, madsLost, stats.counterResets() + resets, nowMillis);
+    }
+
+    /** Whether a link of the current view runs slower (narrower or at a lower speed) than it has before. */
+    synchronized boolean degraded(LinkView link) {
+        return rate(view, link) < bestRates.getOrDefault(link.id(), 0.0);
+    }
+
+    /** The data rate of a link: that of its slower end. */
+    private static double rate(FabricView view, LinkView link) {
+        FabricView.PortView a = view.nodes().get(link.a()).port(link.aPort());
+        FabricView.PortView b = view.nodes().get(link.b()).port(link.bPort());
+        return Math.min(a == null ? 0 : a.rateBytesPerSecond(), b == null ? 0 : b.rateBytesPerSecond());
     }
 
     synchronized FabricView view() {

@@ -31,8 +31,8 @@ import org.jrdma.monitor.FabricView.PortView;
  * <ul>
  * <li>{@code GET /api/fabric}: every node (with {@code present} false for one that went away) and
  *     link, each link with its {@code health}: {@code down} (went away), {@code errors} (an end
- *     has an error counter beyond its threshold), {@code degraded} (narrower or slower than its
- *     ends support), {@code ok}; and the sweep statistics.</li>
+ *     has an error counter beyond its threshold), {@code degraded} (running slower, narrower or at a
+ *     lower speed, than it has before), {@code ok}; and the sweep statistics.</li>
  * <li>{@code GET /api/node?guid=0x...}: a node and each port's PortInfo, counters, rates and
  *     counters beyond threshold.</li>
  * <li>{@code GET /api/events}: the recent topology events, oldest first.</li>
@@ -134,7 +134,7 @@ final class MonitorServer implements AutoCloseable {
         if ((ca != null && !ca.beyondThreshold().isEmpty()) || (cb != null && !cb.beyondThreshold().isEmpty())) {
             return "errors";
         }
-        if (a.widthLanes() < Math.min(a.supportedWidthLanes(), b.supportedWidthLanes())) {
+        if (state.degraded(link)) {
             return "degraded";
         }
         return "ok";
