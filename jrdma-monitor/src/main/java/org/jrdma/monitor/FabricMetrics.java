@@ -132,6 +132,9 @@ final class FabricMetrics implements MultiCollector {
         state.changes().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> changes.add(Labels.of("kind", e.getKey().label()), e.getValue()));
         out.add(counter("infiniband_monitor_topology_changes", "Topology changes found between discoveries, by kind", changes));
+        Family traps = new Family();
+        TrapListener.TRAPS.forEach(t -> traps.add(Labels.of("trap", Integer.toString(t)), state.traps().getOrDefault(t, 0L)));
+        out.add(counter("infiniband_monitor_traps", "SM trap Reports received (InformInfo subscriptions to traps 64, 65, 128, 144)", traps));
         return out;
     }
 

@@ -13,6 +13,7 @@ import org.jrdma.mad.GmpClient;
 import org.jrdma.mad.MadAddress;
 import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.MadTracer;
+import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.MadTransport;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.subnet.SubnetDiscovery;
@@ -25,9 +26,13 @@ import org.jrdma.subnet.SubnetDiscovery;
  * topology every {@link MonitorConfig#discoverEvery()} cycles (turning what changed into
  * {@link TopologyEvent}s), then reads PortCounters and PortCountersExtended of every port in
  * parallel ({@link CounterSweep}), and logs one line. {@link #close()} stops the cycles (waiting
- * for the one under way), the server and the engine.
+ * for the one under way), the trap subscriptions, the server and the engine. With traps on, each
+ * Report the SA forwards (trap 64, 65, 128 or 144) brings a rediscovery within
+ * {@value #TRAP_DELAY_MILLIS} ms rather than at the next cycle.
  */
 public final class FabricMonitor implements AutoCloseable {
+    /** How long after a trap the rediscovery starts, so that a burst of traps (one per port of a link) makes one. */
+    private static final long TRAP_DELAY_MILLIS = 300;
     private final MonitorConfig config;
     private final MadEngine engine;
     private final SmpClient smp;
@@ -41,8 +46,11 @@ public final class FabricMonitor implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final java.util.concurrent.atomic.AtomicBoolean trapPending = new java.util.concurrent.atomic.AtomicBoolean();
     private MonitorServer server;
+    private TrapListener traps;
     private long cycle;
+    private boolean discoverNow;
 
     /**
      * A monitor sending its MADs through {@code transport} (which it closes with itself); nothing
@@ -68,13 +76,46 @@ public final class FabricMonitor implements AutoCloseable {
         this.state = new FabricState(config.thresholds(), config.forgetAfter().toMillis());
     }
 
-    /** Runs the first cycle, starts the HTTP server and schedules the cycles after it. */
+    /**
+     * Runs the first cycle, subscribes to the SM's traps (unless configured off; without an SA that
+     * answers, the monitor goes on without them and says so), starts the HTTP server and schedules
+     * the cycles after the first.
+     */
     public void start() {
         cycle();
+        if (config.traps()) {
+            subscribeToTraps();
+        }
         server = MonitorServer.start(config.listen(), state);
         log.printf("jrdma-monitor: serving http://%s/ (metrics at /metrics)%n", hostPort());
         long millis = config.interval().toMillis();
         cycles.scheduleWithFixedDelay(this::cycleLogged, millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    private void subscribeToTraps() {
+        MadTransactor mt = new MadTransactor(engine, engine.transport().endPort()
+                .orElseThrow(() -> new IllegalStateException("the transport has no end port to subscribe to traps from")));
+        try {
+            traps = TrapListener.subscribe(mt, engine, this::trapped);
+            log.println("jrdma-monitor: subscribed to traps " + TrapListener.TRAPS + " with the SA");
+        } catch (RdmaException e) {
+            log.println("jrdma-monitor: no trap subscriptions (the SA did not take them: " + e.getMessage() + "); topology changes are found by the cycles alone");
+        }
+    }
+
+    /** A trap came: count it, log it, and rediscover soon (once for a burst of traps) instead of at the next cycle. */
+    private void trapped(TrapListener.Trap trap) {
+        state.trap(trap.number());
+        log.println("jrdma-monitor: trap " + trap.number() + " (" + trap.subject() + ") from LID " + trap.issuerLid());
+        if (trapPending.compareAndSet(false, true)) {
+            cycles.schedule(() -> {
+                trapPending.set(false);
+                synchronized (this) {
+                    discoverNow = true;
+                }
+                cycleLogged();
+            }, TRAP_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** The address the HTTP server listens on, {@code host:port}. */
@@ -92,7 +133,8 @@ public final class FabricMonitor implements AutoCloseable {
 
     /** One cycle: a discovery when due, a counter sweep, a log line. */
     public synchronized void cycle() {
-        if (cycle++ % config.discoverEvery() == 0 || state.view().nodes().isEmpty()) {
+        if (cycle++ % config.discoverEvery() == 0 || state.view().nodes().isEmpty() || discoverNow) {
+            discoverNow = false;
             long start = System.nanoTime();
             SubnetDiscovery discovery = SubnetDiscovery.run(smp);
             double seconds = (System.nanoTime() - start) / 1e9;
@@ -130,6 +172,9 @@ public final class FabricMonitor implements AutoCloseable {
         } catch (InterruptedException e) {
             cycles.shutdownNow();
             Thread.currentThread().interrupt();
+        }
+        if (traps != null) {
+            traps.close();
         }
         if (server != null) {
             server.close();

@@ -41,6 +41,7 @@ final class FabricState {
     private final Map<String, Double> bestRates = new HashMap<>();
     private final ArrayDeque<TopologyEvent> events = new ArrayDeque<>();
     private final Map<TopologyEvent.Kind, Long> changes = new EnumMap<>(TopologyEvent.Kind.class);
+    private final Map<Integer, Long> traps = new java.util.TreeMap<>();
     private Stats stats = new Stats(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     FabricState(ErrorThresholds thresholds, long forgetAfterMillis) {
@@ -108,6 +109,16 @@ final class FabricState {
         FabricView.PortView a = view.nodes().get(link.a()).port(link.aPort());
         FabricView.PortView b = view.nodes().get(link.b()).port(link.bPort());
         return Math.min(a == null ? 0 : a.rateBytesPerSecond(), b == null ? 0 : b.rateBytesPerSecond());
+    }
+
+    /** Counts a Report of a trap the SA forwarded. */
+    synchronized void trap(int number) {
+        traps.merge(number, 1L, Long::sum);
+    }
+
+    /** How many Reports of each trap number came in. */
+    synchronized Map<Integer, Long> traps() {
+        return Map.copyOf(traps);
     }
 
     synchronized FabricView view() {

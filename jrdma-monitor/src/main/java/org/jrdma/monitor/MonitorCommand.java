@@ -73,6 +73,9 @@ public final class MonitorCommand implements Callable<Integer> {
     @Option(names = "--forget-after", paramLabel = "DURATION", defaultValue = "24h", description = "how long a node or link that went away is still shown (default: ${DEFAULT-VALUE})")
     String forgetAfter;
 
+    @Option(names = "--no-traps", negatable = true, defaultValue = "true", description = "subscribe to the SM's traps 64, 65, 128, 144 and rediscover on each (default: on)")
+    boolean traps;
+
     @Option(names = "--soak", paramLabel = "MINUTES", description = "run this long without the HTTP server, printing sweep time, MADs/s, heap after GC and lost MADs each cycle")
     Double soakMinutes;
 
@@ -109,7 +112,7 @@ public final class MonitorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         MonitorConfig monitorConfig = new MonitorConfig(address(listen), duration(interval), discoverEvery, Duration.ofMillis(timeoutMillis),
-                retries, maxOutstanding, ErrorThresholds.read(thresholdFile), duration(forgetAfter));
+                retries, maxOutstanding, ErrorThresholds.read(thresholdFile), duration(forgetAfter), traps);
         try (FabricMonitor monitor = new FabricMonitor(monitorConfig, openTransport(), out)) {
             if (soakMinutes != null) {
                 soak(monitor, monitorConfig, Duration.ofMillis((long) (soakMinutes * 60_000)));

@@ -14,9 +14,10 @@ import java.time.Duration;
  * @param maxOutstanding MADs in flight at once
  * @param thresholds     ibqueryerrors' error thresholds
  * @param forgetAfter    how long a node or link that went away stays in the model (shown as down)
+ * @param traps          whether to subscribe to the SM's traps and rediscover on each
  */
 public record MonitorConfig(InetSocketAddress listen, Duration interval, int discoverEvery, Duration timeout, int retries,
-                            int maxOutstanding, ErrorThresholds thresholds, Duration forgetAfter) {
+                            int maxOutstanding, ErrorThresholds thresholds, Duration forgetAfter, boolean traps) {
     /** The default port of the HTTP server (that of the Prometheus infiniband_exporter). */
     public static final int DEFAULT_PORT = 9315;
 
@@ -29,19 +30,19 @@ public record MonitorConfig(InetSocketAddress listen, Duration interval, int dis
         }
     }
 
-    /** The defaults: loopback port {@link #DEFAULT_PORT}, every 10 s, discovery every cycle, 200 ms timeout, 2 retries, 64 MADs in flight, no thresholds file. */
+    /** The defaults: loopback port {@link #DEFAULT_PORT}, every 10 s, discovery every cycle, 200 ms timeout, 2 retries, 64 MADs in flight, no thresholds file, traps on. */
     public static MonitorConfig defaults() {
         return new MonitorConfig(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), DEFAULT_PORT), Duration.ofSeconds(10), 1,
-                Duration.ofMillis(200), 2, 64, ErrorThresholds.NONE, Duration.ofHours(24));
+                Duration.ofMillis(200), 2, 64, ErrorThresholds.NONE, Duration.ofHours(24), true);
     }
 
     /** This configuration with another listen address (port 0: any free port). */
     public MonitorConfig withListen(InetSocketAddress address) {
-        return new MonitorConfig(address, interval, discoverEvery, timeout, retries, maxOutstanding, thresholds, forgetAfter);
+        return new MonitorConfig(address, interval, discoverEvery, timeout, retries, maxOutstanding, thresholds, forgetAfter, traps);
     }
 
     /** This configuration with another interval between cycles. */
     public MonitorConfig withInterval(Duration every) {
-        return new MonitorConfig(listen, every, discoverEvery, timeout, retries, maxOutstanding, thresholds, forgetAfter);
+        return new MonitorConfig(listen, every, discoverEvery, timeout, retries, maxOutstanding, thresholds, forgetAfter, traps);
     }
 }

@@ -54,6 +54,21 @@ final class MonitorFixture implements AutoCloseable {
         return PrometheusText.parse(get("/metrics"));
     }
 
+    /** The metrics once {@code condition} holds of them, polled for up to 15 s (the monitor's own cycles are an hour apart: only a trap brings a change). */
+    PrometheusText.Exposition awaitMetrics(java.util.function.Predicate<PrometheusText.Exposition> condition) throws IOException, InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (true) {
+            PrometheusText.Exposition metrics = metrics();
+            if (condition.test(metrics)) {
+                return metrics;
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError("the metrics did not change in 15 s; log:\n" + log());
+            }
+            Thread.sleep(100);
+        }
+    }
+
     String log() {
         return logBytes.toString(StandardCharsets.UTF_8);
     }
