@@ -73,7 +73,7 @@ public final class MonitorCommand implements Callable<Integer> {
     @Option(names = "--forget-after", paramLabel = "DURATION", defaultValue = "24h", description = "how long a node or link that went away is still shown (default: ${DEFAULT-VALUE})")
     String forgetAfter;
 
-    @Option(names = "--no-traps", negatable = true, defaultValue = "true", description = "subscribe to the SM's traps 64, 65, 128, 144 and rediscover on each (default: on)")
+    @Option(names = "--traps", negatable = true, defaultValue = "true", description = "subscribe to the SM's traps 64, 65, 128, 144 and rediscover on each (default: on)")
     boolean traps;
 
     @Option(names = "--soak", paramLabel = "MINUTES", description = "run this long without the HTTP server, printing sweep time, MADs/s, heap after GC and lost MADs each cycle")
