@@ -34,7 +34,7 @@ class MonitorCommandTest {
         String[] lines = out.strip().split("\n");
         assertTrue(lines[0].startsWith("elapsed_s sweep_s discovery_s ports mads_per_s heap_after_gc_mb mads_lost"), out);
         long cycles = out.lines().filter(l -> l.matches("\\s*[0-9.]+ +[0-9.]+ +[0-9.]+ +32 +[0-9]+ +[0-9.]+ +0")).count();
-        assertTrue(cycles >= 4 && cycles <= 8, "a cycle about every 0.5 s for 3 s: " + out);
+        assertTrue(cycles >= 2 && cycles <= 7, "a cycle every 0.5 s after the last, for 3 s: " + out);
     }
 
     @Test
