@@ -1,6 +1,8 @@
 package org.jrdma.monitor;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +55,8 @@ record FabricView(Map<String, NodeView> nodes, List<LinkView> links) {
     }
 
     static FabricView of(Subnet subnet) {
+        Map<Node, Integer> order = new HashMap<>();
+        subnet.nodes().forEach(n -> order.put(n, order.size()));
         Map<String, NodeView> nodes = new LinkedHashMap<>();
         List<LinkView> links = new ArrayList<>();
         for (Node node : subnet.nodes()) {
@@ -63,7 +67,7 @@ record FabricView(Map<String, NodeView> nodes, List<LinkView> links) {
                 }
                 ports.add(portView(port));
                 Port remote = port.remote();
-                if (remote != null && isFirstEnd(port, remote, subnet)) {
+                if (remote != null && isFirstEnd(port, remote, order)) {
                     links.add(new LinkView(node.guid().toHexString(), port.number(), remote.node().guid().toHexString(), remote.number()));
                 }
             }
@@ -75,19 +79,13 @@ record FabricView(Map<String, NodeView> nodes, List<LinkView> links) {
             };
             nodes.put(node.guid().toHexString(), new NodeView(node.guid().toHexString(), type, node.description(), node.lid(), List.copyOf(ports)));
         }
-        return new FabricView(Map.copyOf(nodes), List.copyOf(links)).ordered(subnet);
+        return new FabricView(Collections.unmodifiableMap(nodes), List.copyOf(links));
     }
 
-    /** Keeps the discovery order of the nodes (Map.copyOf does not). */
-    private FabricView ordered(Subnet subnet) {
-        Map<String, NodeView> inOrder = new LinkedHashMap<>();
-        subnet.nodes().forEach(n -> inOrder.put(n.guid().toHexString(), nodes.get(n.guid().toHexString())));
-        return new FabricView(java.util.Collections.unmodifiableMap(inOrder), links);
-    }
-
-    private static boolean isFirstEnd(Port port, Port remote, Subnet subnet) {
-        int here = subnet.nodes().indexOf(port.node());
-        int there = subnet.nodes().indexOf(remote.node());
+    /** Whether {@code port} is the end of its link found first (the lower in discovery order). */
+    private static boolean isFirstEnd(Port port, Port remote, Map<Node, Integer> order) {
+        int here = order.get(port.node());
+        int there = order.getOrDefault(remote.node(), Integer.MAX_VALUE);
         return here < there || (here == there && port.number() < remote.number());
     }
 
