@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jrdma.RdmaException;
 import org.jrdma.mad.GmpClient;
@@ -46,7 +48,7 @@ public final class FabricMonitor implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    private final java.util.concurrent.atomic.AtomicBoolean trapPending = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean trapPending = new AtomicBoolean();
     private MonitorServer server;
     private TrapListener traps;
     private long cycle;
@@ -108,13 +110,17 @@ public final class FabricMonitor implements AutoCloseable {
         state.trap(trap.number());
         log.println("jrdma-monitor: trap " + trap.number() + " (" + trap.subject() + ") from LID " + trap.issuerLid());
         if (trapPending.compareAndSet(false, true)) {
-            cycles.schedule(() -> {
-                trapPending.set(false);
-                synchronized (this) {
-                    discoverNow = true;
-                }
-                cycleLogged();
-            }, TRAP_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+            try {
+                cycles.schedule(() -> {
+                    trapPending.set(false);
+                    synchronized (this) {
+                        discoverNow = true;
+                    }
+                    cycleLogged();
+                }, TRAP_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException e) {
+                // Closing: no more cycles.
+            }
         }
     }
 

@@ -18,24 +18,44 @@ import org.jrdma.testkit.fabric.ToolResult;
  * directed-route discovery, then PortCounters and PortCountersExtended of every port) timed in
  * one warm JVM, next to C {@code ibqueryerrors} (a discovery, then PortCounters of every port) as
  * a whole process at the same node. Arguments: the fat trees as {@code spines,leaves,hosts} (default
- * {@code 32,64,32 64,128,64}).
+ * {@code 32,64,32 64,128,64}). With {@code --soak MINUTES} first, it runs {@code jrdma-monitor --soak
+ * MINUTES --interval 10s} on the first fat tree instead (default 30 minutes on the 2,144 nodes).
  */
 final class SweepComparison {
     private SweepComparison() {
     }
 
     public static void main(String[] args) {
-        List<String> trees = args.length > 0 ? List.of(args) : List.of("32,64,32", "64,128,64");
-        for (String tree : trees) {
-            String[] sizes = tree.split(",");
-            compare(Topology.fatTree(Integer.parseInt(sizes[0]), Integer.parseInt(sizes[1]), Integer.parseInt(sizes[2])));
+        boolean soak = args.length >= 2 && args[0].equals("--soak");
+        List<String> trees = List.of(args).subList(soak ? 2 : 0, args.length);
+        if (soak) {
+            soak(fatTree(trees.isEmpty() ? "32,64,32" : trees.getFirst()), args[1]);
+            return;
+        }
+        for (String tree : trees.isEmpty() ? List.of("32,64,32", "64,128,64") : trees) {
+            compare(fatTree(tree));
+        }
+    }
+
+    private static Topology fatTree(String sizes) {
+        String[] n = sizes.split(",");
+        return Topology.fatTree(Integer.parseInt(n[0]), Integer.parseInt(n[1]), Integer.parseInt(n[2]));
+    }
+
+    private static final Fabric.Options OPTIONS = new Fabric.Options(true, Duration.ofMinutes(10), Duration.ofMinutes(90));
+
+    private static void soak(Topology topology, String minutes) {
+        System.out.printf(Locale.ROOT, "fabric: %s: %d nodes, OpenSM as SM; jrdma-monitor --soak %s --interval 10s%n",
+                topology.source(), topology.nodes().size(), minutes);
+        try (Fabric fabric = Fabric.start(topology, OPTIONS)) {
+            String node = topology.nodes(Topology.NodeType.CA).getFirst().name();
+            MonitorCommand.run(System.out, "--sim", fabric.socketName(), "--sim-node", node, "--soak", minutes, "--interval", "10s");
         }
     }
 
     private static void compare(Topology topology) {
         System.out.printf(Locale.ROOT, "%nfabric: %s: %d nodes, OpenSM as SM%n", topology.source(), topology.nodes().size());
-        Fabric.Options options = new Fabric.Options(true, Duration.ofMinutes(10), Duration.ofMinutes(30));
-        try (Fabric fabric = Fabric.start(topology, options)) {
+        try (Fabric fabric = Fabric.start(topology, OPTIONS)) {
             String node = topology.nodes(Topology.NodeType.CA).getFirst().name();
             MonitorConfig config = MonitorConfig.defaults().withInterval(Duration.ofHours(1));
             ByteArrayOutputStream log = new ByteArrayOutputStream();
