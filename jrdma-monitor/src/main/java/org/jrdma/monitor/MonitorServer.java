@@ -34,7 +34,7 @@ import org.jrdma.monitor.FabricView.PortView;
  *     has an error counter beyond its threshold), {@code degraded} (running slower, narrower or at a
  *     lower speed, than it has before), {@code ok}; and the sweep statistics.</li>
  * <li>{@code GET /api/node?guid=0x...}: a node and each port's PortInfo, counters, rates and
- *     counters beyond threshold.</li>
+ *     counters beyond threshold (404 and an {@code error} for a GUID not in the fabric).</li>
  * <li>{@code GET /api/events}: the recent topology events, oldest first.</li>
  * <li>{@code GET /}: the web page ({@code index.html}), drawing the fabric from {@code /api/fabric}.</li>
  * </ul>
@@ -64,9 +64,12 @@ final class MonitorServer implements AutoCloseable {
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register(new FabricMetrics(state));
         http.createContext("/metrics", new MetricsHandler(registry));
-        http.createContext("/api/fabric", exchange -> server.json(exchange, server.fabric()));
-        http.createContext("/api/node", exchange -> server.json(exchange, server.node(query(exchange).get("guid"))));
-        http.createContext("/api/events", exchange -> server.json(exchange, state.events()));
+        http.createContext("/api/fabric", exchange -> server.json(exchange, server.fabric(), 200));
+        http.createContext("/api/node", exchange -> {
+            Object node = server.node(query(exchange).get("guid"));
+            server.json(exchange, node, node instanceof Map<?, ?> m && m.containsKey("error") ? 404 : 200);
+        });
+        http.createContext("/api/events", exchange -> server.json(exchange, state.events(), 200));
         http.createContext("/", server::page);
         http.start();
         return server;
@@ -167,11 +170,11 @@ final class MonitorServer implements AutoCloseable {
         return out;
     }
 
-    private void json(HttpExchange exchange, Object body) throws IOException {
+    private void json(HttpExchange exchange, Object body, int status) throws IOException {
         byte[] bytes = JSON.writeValueAsBytes(body);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.getResponseHeaders().set("Cache-Control", "no-store");
-        send(exchange, bytes);
+        send(exchange, status, bytes);
     }
 
     private void page(HttpExchange exchange) throws IOException {
@@ -183,12 +186,12 @@ final class MonitorServer implements AutoCloseable {
         }
         try (InputStream in = MonitorServer.class.getResourceAsStream("index.html")) {
             exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-            send(exchange, in.readAllBytes());
+            send(exchange, 200, in.readAllBytes());
         }
     }
 
-    private static void send(HttpExchange exchange, byte[] bytes) throws IOException {
-        exchange.sendResponseHeaders(200, bytes.length);
+    private static void send(HttpExchange exchange, int status, byte[] bytes) throws IOException {
+        exchange.sendResponseHeaders(status, bytes.length);
         try (var out = exchange.getResponseBody()) {
             out.write(bytes);
         }

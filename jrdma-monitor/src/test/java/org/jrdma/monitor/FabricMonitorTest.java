@@ -82,6 +82,8 @@ class FabricMonitorTest {
             assertEquals(7, port5.get("counters").get("SymbolErrorCounter").asInt());
             assertEquals(List.of("SymbolErrorCounter"), List.of(port5.get("beyondThreshold").get(0).asText()));
             assertTrue(m.log().contains(" sweep 4: 14 nodes, 16 links, 32 ports read"), m.log());
+            assertEquals(404, m.getResponse("/api/node?guid=0x0000000000000bad").statusCode());
+            assertEquals(404, m.getResponse("/nothing-here").statusCode());
         }
     }
 

@@ -43,11 +43,15 @@ final class MonitorFixture implements AutoCloseable {
     }
 
     String get(String path) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = getResponse(path);
         if (response.statusCode() != 200) {
             throw new AssertionError("GET " + path + ": " + response.statusCode());
         }
         return response.body();
+    }
+
+    HttpResponse<String> getResponse(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     PrometheusText.Exposition metrics() throws IOException, InterruptedException {
