@@ -70,6 +70,7 @@ public final class Demo {
             failuresAsTheCTools(fabric, node);
             withALinkDown(fabric, node);
             errorCounters(fabric, node);
+            MonitorDemoStep.run(fabric, node);
         }
     }
 
