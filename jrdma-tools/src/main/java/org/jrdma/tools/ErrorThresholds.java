@@ -48,7 +48,7 @@ record ErrorThresholds(boolean file, Map<String, Long> values, String descriptio
             }
             int eq = line.indexOf('=');
             String name = eq < 0 ? line : line.substring(0, eq);
-            long value = eq < 0 ? 0 : strtoul(line.substring(eq + 1));
+            long value = eq < 0 ? 0 : CNumbers.strtoul(line.substring(eq + 1));
             for (String counter : counterNames) {
                 if (counter.equals(name)) {
                     values.put(name, value);
@@ -67,40 +67,5 @@ record ErrorThresholds(boolean file, Map<String, Long> values, String descriptio
     /** The summary's threshold line after {@code ## }. */
     String summary() {
         return file ? "Thresholds: " + description : "(null)";
-    }
-
-    /** C's {@code strtoul(text, NULL, 0)}: the longest valid prefix, 0 if none, saturating at 2^64-1. */
-    static long strtoul(String text) {
-        int i = 0;
-        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
-            i++;
-        }
-        boolean negative = false;
-        if (i < text.length() && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
-            negative = text.charAt(i) == '-';
-            i++;
-        }
-        int base = 10;
-        if (text.startsWith("0x", i) || text.startsWith("0X", i)) {
-            if (i + 2 < text.length() && Character.digit(text.charAt(i + 2), 16) >= 0) {
-                base = 16;
-                i += 2;
-            }
-        } else if (text.startsWith("0", i)) {
-            base = 8;
-        }
-        long value = 0;
-        boolean overflow = false;
-        for (; i < text.length() && Character.digit(text.charAt(i), base) >= 0; i++) {
-            long next = value * base + Character.digit(text.charAt(i), base);
-            if (Long.compareUnsigned(value, Long.divideUnsigned(-1L, base)) > 0 || Long.compareUnsigned(next, value * base) < 0) {
-                overflow = true;
-            }
-            value = next;
-        }
-        if (overflow) {
-            return -1L;
-        }
-        return negative ? -value : value;
     }
 }

@@ -159,14 +159,14 @@ final class PerfqueryCommand extends FabricCommand {
             if (text.contains(",")) {
                 for (String token : text.split(",")) {
                     if (!token.isEmpty()) {
-                        ports.add((int) SaqueryParams.strtoul(token));
+                        ports.add((int) CNumbers.strtoul(token));
                     }
                 }
                 port = ports.getFirst();
             } else if (text.contains("-")) {
                 int dash = text.indexOf('-');
-                long min = SaqueryParams.strtoul(text.substring(0, dash));
-                long max = SaqueryParams.strtoul(text.substring(dash + 1));
+                long min = CNumbers.strtoul(text.substring(0, dash));
+                long max = CNumbers.strtoul(text.substring(dash + 1));
                 if (min >= max) {
                     throw DiagError.exit("max port must be greater than min port in range");
                 }
@@ -175,10 +175,10 @@ final class PerfqueryCommand extends FabricCommand {
                 }
                 port = ports.getFirst();
             } else {
-                port = (int) SaqueryParams.strtoul(text);
+                port = (int) CNumbers.strtoul(text);
             }
         }
-        long extMask = words.size() > 2 ? SaqueryParams.strtoul(words.get(2)) : -1L;
+        long extMask = words.size() > 2 ? CNumbers.strtoul(words.get(2)) : -1L;
         int mask = words.size() > 2 ? (int) extMask : 0xffff;
         int target;
         if (!words.isEmpty()) {

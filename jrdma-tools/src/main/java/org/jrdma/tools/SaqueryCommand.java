@@ -195,13 +195,13 @@ final class SaqueryCommand extends FabricCommand {
         Long requestedGuid = null;
         if (!args.isEmpty()) {
             switch (nodePrint) {
-                case NAME_OF_LID -> requestedLid = (int) SaqueryParams.strtoul(args.getFirst()) & 0xffff;
-                case NAME_OF_GUID -> requestedGuid = SaqueryParams.strtoul(args.getFirst());
+                case NAME_OF_LID -> requestedLid = (int) CNumbers.strtoul(args.getFirst()) & 0xffff;
+                case NAME_OF_GUID -> requestedGuid = CNumbers.strtoul(args.getFirst());
                 default -> requestedName = args.getFirst();
             }
         }
         checkArguments(requestedName, requestedLid, requestedGuid);
-        long smKey = smKeyText == null ? 0 : SaqueryParams.strtoul(SaqueryParams.secret(smKeyText, "SM_Key", this::prompt));
+        long smKey = smKeyText == null ? 0 : CNumbers.strtoul(SaqueryParams.secret(smKeyText, "SM_Key", this::prompt));
         params.readKeys(this::prompt);
         SaHandle sa = new SaHandle(engine(), fabric.timeout(), fabric.retries(), LocalPort.read(smp()).smLid(), smKey);
         NodeNameMap map = names.map();
@@ -338,7 +338,7 @@ final class SaqueryCommand extends FabricCommand {
             }
             if (requestedName == null) {
                 out.append(SaRecordPrinter.mcMember(r, nodeName));
-            } else if (SaqueryParams.strtoul(requestedName) == SaRecordPrinter.u16(r, 36)) {
+            } else if (CNumbers.strtoul(requestedName) == SaRecordPrinter.u16(r, 36)) {
                 out.append(SaRecordPrinter.mcMemberGid(r, nodeName));
             }
         }

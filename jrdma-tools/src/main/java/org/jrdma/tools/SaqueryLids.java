@@ -45,7 +45,7 @@ final class SaqueryLids {
             }
             throw DiagError.stderr("Failed to find lid for \"" + name + "\": Machine is not on the network", ENONET, null);
         }
-        long value = SaqueryParams.strtoul(name);
+        long value = CNumbers.strtoul(name);
         if (value <= 0 || value > 0xffff) {
             throw DiagError.stderr("Invalid lid specified: \"" + name + "\"", EINVAL, null);
         }

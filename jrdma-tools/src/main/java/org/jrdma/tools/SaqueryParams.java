@@ -1,5 +1,7 @@
 package org.jrdma.tools;
 
+import static org.jrdma.tools.CNumbers.strtoul;
+
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.jrdma.iba.Gid;
@@ -156,11 +158,6 @@ final class SaqueryParams {
     @Option(names = "--service_id", paramLabel = "<val>", description = "ServiceID (PathRecord)")
     void serviceId(String text) {
         serviceId = strtoul(text);
-    }
-
-    /** C's {@code strtoul(text, NULL, 0)}. */
-    static long strtoul(String text) {
-        return ErrorThresholds.strtoul(text);
     }
 
     /** C's {@code strtoul(text, &end, 0)} where saquery takes {@code end == text} for "none given": -1 then. */
