@@ -77,9 +77,23 @@ public final class Qp extends Resource implements RecvQueue {
     @SuppressWarnings("exports")
     public static Qp create(Pd pd, QpInitAttr init, IbvQp.Maker maker) {
         Context context = pd.context();
+        Srq srq = checkInit(pd, init);
+        IbvQp handle = IbvQp.create(pd.handle(), init.sendCq().handle(), init.recvCq().handle(),
+                srq == null ? null : srq.handle(), init.qpType().value(), init.cap().toIbv(), init.sqSigAll(), maker);
+        Qp qp = new Qp(pd, init, handle);
+        qp.register(pd, init.sendCq(), init.recvCq(), srq);
+        context.map(handle.address(), qp);
+        return qp;
+    }
+
+    /**
+     * Checks that the CQs and SRQ {@code init} names are open and belong to {@code pd}'s context
+     * and to {@code pd}, as {@code ibv_create_qp} and {@code ibv_create_qp_ex} require; returns the SRQ or null.
+     */
+    static Srq checkInit(Pd pd, QpInitAttr init) {
         for (Cq cq : new Cq[] {init.sendCq(), init.recvCq()}) {
             cq.checkOpen();
-            if (cq.context() != context) {
+            if (cq.context() != pd.context()) {
                 throw new IllegalArgumentException(cq + " belongs to another context than " + pd);
             }
         }
@@ -90,12 +104,7 @@ public final class Qp extends Resource implements RecvQueue {
                 throw new IllegalArgumentException(srq + " belongs to another protection domain");
             }
         }
-        IbvQp handle = IbvQp.create(pd.handle(), init.sendCq().handle(), init.recvCq().handle(),
-                srq == null ? null : srq.handle(), init.qpType().value(), init.cap().toIbv(), init.sqSigAll(), maker);
-        Qp qp = new Qp(pd, init, handle);
-        qp.register(pd, init.sendCq(), init.recvCq(), srq);
-        context.map(handle.address(), qp);
-        return qp;
+        return srq;
     }
 
     /**

@@ -39,20 +39,7 @@ public final class QpEx implements AutoCloseable {
 
     /** {@code ibv_create_qp_ex} in {@code pd} as {@code init} describes, for the work requests {@code sendOps}. */
     static QpEx create(Pd pd, QpInitAttr init, long sendOps) {
-        Context context = pd.context();
-        for (Cq cq : new Cq[] {init.sendCq(), init.recvCq()}) {
-            cq.checkOpen();
-            if (cq.context() != context) {
-                throw new IllegalArgumentException(cq + " belongs to another context than " + pd);
-            }
-        }
-        Srq srq = init.srq();
-        if (srq != null) {
-            srq.checkOpen();
-            if (srq.pd() != pd) {
-                throw new IllegalArgumentException(srq + " belongs to another protection domain");
-            }
-        }
+        Srq srq = Qp.checkInit(pd, init);
         IbvQpEx handle;
         try {
             handle = IbvQpEx.create(pd.handle(), init.sendCq().handle(), init.recvCq().handle(),

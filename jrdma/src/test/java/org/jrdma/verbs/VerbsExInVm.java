@@ -91,7 +91,7 @@ public final class VerbsExInVm {
     }
 
     private void run() throws Exception {
-        int resourcesBefore = rdmaResources();
+        int resourcesBefore = RdmaResources.count(device);
         check("fork_init as in C", () -> {
             equal("0", c.get("fork_init"), "C's ibv_fork_init");
             ForkStatus status = Verbs.forkInit();
@@ -147,7 +147,7 @@ public final class VerbsExInVm {
                 // the Cq is closed
             }
         });
-        check("no kernel objects left", () -> equal(resourcesBefore, rdmaResources(), "rdma resource objects"));
+        check("no kernel objects left", () -> equal(resourcesBefore, RdmaResources.count(device), "rdma resource objects"));
         arena.close();
     }
 
@@ -534,21 +534,5 @@ public final class VerbsExInVm {
                 }
             }
         }
-    }
-
-    private int rdmaResources() throws IOException, InterruptedException {
-        Process process = new ProcessBuilder("rdma", "resource", "show").redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        process.waitFor();
-        int total = 0;
-        for (String line : out.lines().toList()) {
-            if (line.contains(device + ":")) {
-                String[] words = line.trim().split("\\s+");
-                for (int i = 2; i + 1 < words.length; i += 2) {
-                    total += Integer.parseInt(words[i + 1]);
-                }
-            }
-        }
-        return total;
     }
 }

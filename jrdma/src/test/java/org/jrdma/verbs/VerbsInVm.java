@@ -73,7 +73,7 @@ public final class VerbsInVm {
     }
 
     private void run() throws Exception {
-        int resourcesBefore = rdmaResources();
+        int resourcesBefore = RdmaResources.count(device);
         check("availability", () -> require(Verbs.isAvailable() && Verbs.unavailabilityCause() == null,
                 "verbs unavailable: " + Verbs.unavailabilityCause()));
         check("devices", () -> require(Verbs.devices().stream().anyMatch(d -> d.name().equals(device)),
@@ -144,7 +144,7 @@ public final class VerbsInVm {
         check("use after close", this::useAfterClose);
         check("double close and parent closes children", this::closeOrder);
         check("seed real port events refresh the end port", seed::realPortEvents);
-        check("no kernel objects left", () -> equal(resourcesBefore, rdmaResources(), "rdma resource objects"));
+        check("no kernel objects left", () -> equal(resourcesBefore, RdmaResources.count(device), "rdma resource objects"));
         arena.close();
     }
 
@@ -985,22 +985,5 @@ public final class VerbsInVm {
         for (Resource r : List.<Resource>of(ctx, pd, cqA, cqB, qpA, qpB, mrA, mrB)) {
             require(r.isClosed(), r + " left open");
         }
-    }
-
-    /** The number of kernel RDMA objects {@code rdma resource show} counts on the device. */
-    private int rdmaResources() throws IOException, InterruptedException {
-        Process process = new ProcessBuilder("rdma", "resource", "show").redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        process.waitFor();
-        int total = 0;
-        for (String line : out.lines().toList()) {
-            if (line.contains(device + ":")) {
-                String[] words = line.trim().split("\\s+");
-                for (int i = 2; i + 1 < words.length; i += 2) {
-                    total += Integer.parseInt(words[i + 1]);
-                }
-            }
-        }
-        return total;
     }
 }
