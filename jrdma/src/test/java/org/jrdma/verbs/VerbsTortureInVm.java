@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Pattern;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;
@@ -57,6 +58,10 @@ public final class VerbsTortureInVm {
     private static final Duration HANG = Duration.ofSeconds(10);
     /** How soon a wait must return once its context is closed under it. */
     private static final Duration PROMPTLY = Duration.ofSeconds(3);
+
+    /** What an {@link IllegalStateException} from a misuse must say: the object, and that it is closed, busy or confined. */
+    private static final Pattern CLEAR = Pattern.compile(".+ (is closed|not closed: .+|is in use by a call in another thread.*"
+            + "|is confined to the thread that made it.*)");
 
     private final String device;
     private final int rounds;
@@ -253,7 +258,7 @@ public final class VerbsTortureInVm {
     private void count(RuntimeException e) {
         String message = String.valueOf(e.getMessage());
         if (e instanceof IllegalStateException) {
-            require(message.contains("closed") || message.contains("in use") || message.contains("confined"), "unclear: " + e);
+            require(CLEAR.matcher(message).matches(), "unclear: " + e);
         }
         String kind = e.getClass().getSimpleName() + " " + message.replaceAll("0x[0-9a-f]+", "N")
                 .replaceAll("\\d+", "N");
@@ -264,7 +269,7 @@ public final class VerbsTortureInVm {
         try {
             call.run();
         } catch (IllegalStateException expected) {
-            require(String.valueOf(expected.getMessage()).contains("closed"), what + " after close: " + expected);
+            require(String.valueOf(expected.getMessage()).endsWith(" is closed"), what + " after close: " + expected);
             return;
         }
         throw new AssertionError(what + " after close did not throw");

@@ -49,6 +49,11 @@ public abstract sealed class NativeObject
         return confined;
     }
 
+    /** Whether the object is usable from Java: false from the moment {@link #close()} begins to free it. */
+    public final boolean isOpen() {
+        return ptr.scope().isAlive();
+    }
+
     /** The C pointer, for a work request or an event to refer to this object. */
     public final long address() {
         return ptr.address();
