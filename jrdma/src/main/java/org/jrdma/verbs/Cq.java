@@ -71,7 +71,12 @@ public final class Cq extends Resource {
      */
     public int poll(WcBuffer wcs) {
         checkOpen();
-        int n = handle.poll(wcs.array());
+        int n;
+        try {
+            n = handle.poll(wcs.array());
+        } catch (IllegalStateException e) {
+            throw closedDuringCall(e, handle);
+        }
         wcs.filled(n);
         return n;
     }
@@ -89,7 +94,12 @@ public final class Cq extends Resource {
             throw new IllegalArgumentException("max must be 1 to " + wcs.capacity() + ", not " + max);
         }
         checkOpen();
-        int n = handle.poll(wcs.array(), max);
+        int n;
+        try {
+            n = handle.poll(wcs.array(), max);
+        } catch (IllegalStateException e) {
+            throw closedDuringCall(e, handle);
+        }
         wcs.filled(n);
         return n;
     }
@@ -101,7 +111,11 @@ public final class Cq extends Resource {
      */
     public void reqNotify(boolean solicitedOnly) {
         checkOpen();
-        handle.reqNotify(solicitedOnly);
+        try {
+            handle.reqNotify(solicitedOnly);
+        } catch (IllegalStateException e) {
+            throw closedDuringCall(e, handle);
+        }
     }
 
     /**

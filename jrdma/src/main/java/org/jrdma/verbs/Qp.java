@@ -361,8 +361,12 @@ public final class Qp extends Resource implements RecvQueue {
      */
     public void postSend(SendWr first) {
         checkOpen();
-        WorkRequest.post(handle.sendWrs(), SendWr::stage, "ibv_post_send", Objects.requireNonNull(first, "first"),
-                null);
+        Objects.requireNonNull(first, "first");
+        try {
+            WorkRequest.post(handle.sendWrs(), SendWr::stage, "ibv_post_send", first, null);
+        } catch (IllegalStateException e) {
+            throw closedDuringCall(e, handle);
+        }
     }
 
     /**
@@ -374,7 +378,11 @@ public final class Qp extends Resource implements RecvQueue {
     public void postSend(List<SendWr> wrs) {
         checkOpen();
         if (!wrs.isEmpty()) {
-            WorkRequest.post(handle.sendWrs(), SendWr::stage, "ibv_post_send", null, wrs);
+            try {
+                WorkRequest.post(handle.sendWrs(), SendWr::stage, "ibv_post_send", null, wrs);
+            } catch (IllegalStateException e) {
+                throw closedDuringCall(e, handle);
+            }
         }
     }
 
@@ -388,7 +396,13 @@ public final class Qp extends Resource implements RecvQueue {
     @Override
     public void postRecv(RecvWr first) {
         checkOpen();
-        WorkRequest.post(recvWrs(), RecvWr::stage, "ibv_post_recv", Objects.requireNonNull(first, "first"), null);
+        Objects.requireNonNull(first, "first");
+        RecvWrs staging = recvWrs();
+        try {
+            WorkRequest.post(staging, RecvWr::stage, "ibv_post_recv", first, null);
+        } catch (IllegalStateException e) {
+            throw closedDuringCall(e, handle);
+        }
     }
 
     /**
@@ -400,7 +414,12 @@ public final class Qp extends Resource implements RecvQueue {
     public void postRecv(List<RecvWr> wrs) {
         checkOpen();
         if (!wrs.isEmpty()) {
-            WorkRequest.post(recvWrs(), RecvWr::stage, "ibv_post_recv", null, wrs);
+            RecvWrs staging = recvWrs();
+            try {
+                WorkRequest.post(staging, RecvWr::stage, "ibv_post_recv", null, wrs);
+            } catch (IllegalStateException e) {
+                throw closedDuringCall(e, handle);
+            }
         }
     }
 

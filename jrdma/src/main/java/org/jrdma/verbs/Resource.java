@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.jrdma.SysException;
+import org.jrdma.verbs.ffi.NativeObject;
 
 /**
  * The lifecycle every verbs object shares, as python-rdma's objects keep track of their
@@ -92,6 +93,16 @@ abstract sealed class Resource implements AutoCloseable permits Context, Pd, Mr,
         if (closed) {
             throw new IllegalStateException(describe() + " is closed");
         }
+    }
+
+    /**
+     * The exception a call on this object gives for {@code e}, raised on {@code handle}'s native
+     * memory: when another thread's close freed that memory after the call's {@link #checkOpen},
+     * the closed object's exception (with {@code e} as its cause) rather than the JDK's bare
+     * "Already closed"; otherwise {@code e}.
+     */
+    final IllegalStateException closedDuringCall(IllegalStateException e, NativeObject handle) {
+        return handle.isOpen() ? e : new IllegalStateException(describe() + " is closed", e);
     }
 
     /** Whether {@link #close()} has completed. */

@@ -5,7 +5,12 @@
  * completion queues ({@link org.jrdma.verbs.Cq}) and channels; a protection domain makes memory
  * regions ({@link org.jrdma.verbs.Mr}), queue pairs ({@link org.jrdma.verbs.Qp}), shared receive
  * queues and address handles. Every object is {@link java.lang.AutoCloseable}, closes what
- * depends on it first, and throws {@link java.lang.IllegalStateException} once closed.
+ * depends on it first, and throws {@link java.lang.IllegalStateException} once closed. An object
+ * dropped without being closed is not collected: its parent keeps it until the parent closes,
+ * which destroys it (there is no {@link java.lang.ref.Cleaner}); a context dropped without being
+ * closed keeps its kernel objects until the process exits. A thread blocked in a completion
+ * channel's or an asynchronous-event wait returns with {@link java.lang.IllegalStateException}
+ * within a tenth of a second when another thread closes the channel or its context.
  *
  * <p>The data path ({@link org.jrdma.verbs.Qp#postSend}, {@link org.jrdma.verbs.Qp#postRecv},
  * {@link org.jrdma.verbs.Cq#poll}, {@link org.jrdma.verbs.Cq#reqNotify}) calls the provider's

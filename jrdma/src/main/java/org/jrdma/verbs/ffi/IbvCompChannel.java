@@ -9,7 +9,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import org.jrdma.ffi.Errors;
-import org.jrdma.ffi.Libc;
 
 /**
  * {@code struct ibv_comp_channel}: a completion event channel ({@code ibv_create_comp_channel},
@@ -55,9 +54,10 @@ public final class IbvCompChannel extends NativeObject {
      *
      * @param timeoutMillis how long to wait; negative waits for ever
      * @return the address of the {@code struct ibv_cq} that has completions, or 0 on time-out
+     * @throws IllegalStateException if this object is closed, also by another thread during the wait
      */
     public long getCqEvent(int timeoutMillis) {
-        if (!Libc.pollIn(fd, timeoutMillis)) {
+        if (!awaitReadable(fd, timeoutMillis)) {
             return 0;
         }
         try (Arena arena = Arena.ofConfined()) {

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
 import org.jrdma.ffi.Errors;
-import org.jrdma.ffi.Libc;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Guid;
 
@@ -350,9 +349,10 @@ public final class IbvContext extends NativeObject {
      *
      * @param timeoutMillis how long to wait for one; negative waits for ever
      * @return the event, or null when none came in time
+     * @throws IllegalStateException if this object is closed, also by another thread during the wait
      */
     public RawAsyncEvent getAsyncEvent(int timeoutMillis) {
-        if (!Libc.pollIn(asyncFd, timeoutMillis)) {
+        if (!awaitReadable(asyncFd, timeoutMillis)) {
             return null;
         }
         try (Arena arena = Arena.ofConfined()) {

@@ -3,6 +3,7 @@ package org.jrdma.verbs.ffi;
 import java.lang.foreign.Arena;
 import java.lang.foreign.GroupLayout;
 import java.lang.foreign.MemorySegment;
+import org.jrdma.ffi.Libc;
 
 /**
  * A libibverbs object ({@code struct ibv_context}, {@code ibv_pd}, {@code ibv_qp}, ...) owned by
@@ -21,6 +22,10 @@ import java.lang.foreign.MemorySegment;
 @SuppressWarnings("restricted")
 public abstract sealed class NativeObject
         permits IbvContext, IbvPd, IbvMr, IbvCompChannel, IbvCq, IbvQp, IbvSrq, IbvAh, IbvMw, IbvXrcd, IbvTd {
+    /** The longest {@link #awaitReadable} sleeps in {@code poll(2)} before it looks whether the object was closed. */
+    private static final int WAIT_SLICE_MILLIS = 100;
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+
     /** Owns {@link #ptr}'s lifetime and the object's native allocations. */
     final Arena arena;
     /** The C object, readable through the layout given at construction. */
@@ -44,9 +49,43 @@ public abstract sealed class NativeObject
         return confined;
     }
 
+    /** Whether the object is usable from Java: false from the moment {@link #close()} begins to free it. */
+    public final boolean isOpen() {
+        return ptr.scope().isAlive();
+    }
+
     /** The C pointer, for a work request or an event to refer to this object. */
     public final long address() {
         return ptr.address();
+    }
+
+    /**
+     * Waits up to {@code timeoutMillis} (negative: for ever) for {@code fd}, a descriptor this
+     * object owns, to become readable. Closing a descriptor does not wake a {@code poll(2)}
+     * blocked on it in another thread, so the wait sleeps at most {@value #WAIT_SLICE_MILLIS} ms
+     * at a time and looks in between whether the object was closed.
+     *
+     * @return whether it became readable (false on time-out)
+     * @throws IllegalStateException if the object is closed, before or during the wait
+     */
+    final boolean awaitReadable(int fd, int timeoutMillis) {
+        boolean forever = timeoutMillis < 0;
+        long deadline = System.nanoTime() + timeoutMillis * NANOS_PER_MILLI;
+        while (true) {
+            checkAlive();
+            long left = forever ? Long.MAX_VALUE : Math.max(0, Math.ceilDiv(deadline - System.nanoTime(), NANOS_PER_MILLI));
+            boolean ready = Libc.pollIn(fd, (int) Math.min(WAIT_SLICE_MILLIS, left));
+            if (ready || left <= WAIT_SLICE_MILLIS) {
+                checkAlive();
+                return ready;
+            }
+        }
+    }
+
+    private void checkAlive() {
+        if (!ptr.scope().isAlive()) {
+            throw new IllegalStateException(what + " is closed");
+        }
     }
 
     /**
