@@ -6,7 +6,6 @@ import static org.jrdma.testkit.vm.VmChecks.require;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.ref.WeakReference;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -47,8 +46,6 @@ public final class VerbsTortureInVm {
     private static final int ACCESS = Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ;
     /** Threads per round: half platform, half virtual. */
     private static final int THREADS = 8;
-    /** Time bound of each concurrent check; rounds stop early when it is spent. */
-    private static final Duration BUDGET = Duration.ofSeconds(90);
     /**
      * The pause between a worker's calls: parking, not {@link Thread#yield}, since virtual threads
      * spinning on yield keep a virtual thread that waited for a monitor from being scheduled again.
@@ -65,6 +62,8 @@ public final class VerbsTortureInVm {
 
     private final String device;
     private final int rounds;
+    /** Time bound of each concurrent check; rounds stop early when it is spent. */
+    private final Duration budget;
     private final VmChecks checks = new VmChecks();
     private final Arena arena = Arena.ofShared();
     /** Exceptions seen, by class and the start of their message: the allowed ones. */
@@ -73,14 +72,19 @@ public final class VerbsTortureInVm {
     private final List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
     private Gid gid;
 
-    private VerbsTortureInVm(String device, int rounds) {
+    private VerbsTortureInVm(String device, int rounds, Duration budget) {
         this.device = device;
         this.rounds = rounds;
+        this.budget = budget;
     }
 
-    /** Runs every check on the device named by the first argument, the second giving the rounds. */
+    /**
+     * Runs every check on the device named by the first argument, the second giving the rounds of
+     * each concurrent check and the third its time bound in seconds.
+     */
     public static void main(String[] args) throws Exception {
-        VerbsTortureInVm program = new VerbsTortureInVm(args[0], Integer.parseInt(args[1]));
+        VerbsTortureInVm program = new VerbsTortureInVm(args[0], Integer.parseInt(args[1]),
+                Duration.ofSeconds(Integer.parseInt(args[2])));
         program.run();
         program.checks.exit();
     }
@@ -132,7 +136,7 @@ public final class VerbsTortureInVm {
     private void torture(boolean confined) throws Exception {
         seen.clear();
         unexpected.clear();
-        long deadline = System.nanoTime() + BUDGET.toNanos();
+        long deadline = System.nanoTime() + budget.toNanos();
         int done = 0;
         long operations = 0;
         while (done < rounds && System.nanoTime() < deadline) {
@@ -145,7 +149,7 @@ public final class VerbsTortureInVm {
             unexpected.getFirst().printStackTrace(System.out);
         }
         equal(List.of(), unexpected.stream().map(Throwable::toString).distinct().toList(), "unexpected exceptions");
-        require(done >= Math.min(rounds, 50), "only " + done + " rounds in " + BUDGET);
+        require(done >= Math.min(rounds, 20), "only " + done + " rounds in " + budget);
         require(seen.keySet().stream().anyMatch(k -> k.contains("closed")), "no use after close was seen: " + seen.keySet());
     }
 
@@ -370,19 +374,8 @@ public final class VerbsTortureInVm {
 
     /** {@code rdma resource show}'s counts for this device: {@code pd}, {@code cq}, {@code qp}, {@code mr}, ... */
     private Map<String, Integer> rdmaResources() throws IOException, InterruptedException {
-        Process process = new ProcessBuilder("rdma", "resource", "show").redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        process.waitFor();
-        Map<String, Integer> counts = new TreeMap<>();
-        for (String line : out.lines().toList()) {
-            if (line.contains(device + ":")) {
-                String[] words = line.trim().split("\\s+");
-                for (int i = 2; i + 1 < words.length; i += 2) {
-                    counts.put(words[i], Integer.parseInt(words[i + 1]));
-                }
-            }
-        }
-        require(counts.containsKey("qp"), "rdma resource show: " + out);
+        Map<String, Integer> counts = RdmaResources.counts(device);
+        require(counts.containsKey("qp"), "rdma resource show has no qp count for " + device + ": " + counts);
         return counts;
     }
 }

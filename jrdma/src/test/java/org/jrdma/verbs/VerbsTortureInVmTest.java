@@ -19,8 +19,13 @@ import org.junit.jupiter.api.TestFactory;
  * reported as a test of its own.
  */
 class VerbsTortureInVmTest {
-    /** Rounds of each concurrent check, unless its time bound ends them first. */
-    private static final int ROUNDS = 300;
+    /**
+     * Rounds of each concurrent check, unless its time bound ends them first; CI's replay is short,
+     * a campaign raises both ({@code -Djrdma.torture.rounds=100000 -Djrdma.torture.seconds=900}).
+     */
+    private static final int ROUNDS = Integer.getInteger("jrdma.torture.rounds", 300);
+    /** The time bound of each concurrent check, in seconds. */
+    private static final int SECONDS = Integer.getInteger("jrdma.torture.seconds", 30);
 
     /** Every check {@link VerbsTortureInVm} makes, in its order. */
     private static final List<String> CHECKS = List.of(
@@ -33,8 +38,9 @@ class VerbsTortureInVmTest {
     @TestFactory
     Stream<DynamicTest> verbsMisuseOnSoftRoce() {
         Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
-        VmResult result = SoftRoceVm.create().runJava(Duration.ofMinutes(10), VerbsTortureInVm.class,
-                List.of(Verbs.class, Gid.class), "rxe0", Integer.toString(ROUNDS));
+        VmResult result = SoftRoceVm.create().runJava(Duration.ofMinutes(5).plusSeconds(2L * SECONDS),
+                VerbsTortureInVm.class, List.of(Verbs.class, Gid.class), "rxe0", Integer.toString(ROUNDS),
+                Integer.toString(SECONDS));
         System.out.println("VerbsTortureInVm in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n" + result.output());
         return PassFailChecks.of(result, CHECKS);
     }
