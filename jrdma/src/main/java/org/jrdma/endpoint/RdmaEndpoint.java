@@ -32,6 +32,7 @@ import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWr;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWr;
+import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.WcBuffer;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WrOpcode;
@@ -50,6 +51,11 @@ import org.jrdma.verbs.WrOpcode;
  * while it has sent fewer messages than the peer has posted receives, and queues it otherwise:
  * a fast sender waits for a slow receiver and never meets a receiver-not-ready NAK (the queue pair
  * is connected with no RNR retries, so one would fail the connection).
+ *
+ * <p>One-sided operations move data without the peer's CPU: the peer {@link #register}s memory
+ * and hands its {@link RemoteBuffer} over in a message, then {@link #write} (RDMA WRITE) and
+ * {@link #read} (RDMA READ) target it. They need no credit, so they may overtake messages still
+ * waiting for one; each shares the send slots with messages.
  *
  * <p>{@link #close()} disconnects and fails every pending send and receive with
  * {@link ClosedChannelException}; a disconnect by the peer does the same.
@@ -89,6 +95,7 @@ public final class RdmaEndpoint implements AutoCloseable {
     private int peerReceives;
 
     private final Queue<Pending> sends = new ConcurrentLinkedQueue<>();
+    private final Queue<OneSided> oneSided = new ConcurrentLinkedQueue<>();
     private final Queue<CompletableFuture<ByteBuffer>> receives = new ConcurrentLinkedQueue<>();
     /** Poller-thread state: messages received and not yet asked for, free send slots, counts. */
     private final Queue<Arrival> arrived = new ArrayDeque<>();
@@ -102,6 +109,10 @@ public final class RdmaEndpoint implements AutoCloseable {
     private volatile Throwable failure;
 
     private record Pending(ByteBuffer message, CompletableFuture<Void> done) {
+    }
+
+    /** An RDMA WRITE or READ between local {@code sge} and the peer's {@code remoteAddr}. */
+    private record OneSided(WrOpcode opcode, Sge sge, long remoteAddr, int rkey, CompletableFuture<Void> done) {
     }
 
     /** A received message still in receive buffer {@code slot}. */
@@ -191,6 +202,49 @@ public final class RdmaEndpoint implements AutoCloseable {
         return done;
     }
 
+    /**
+     * Registers {@code memory} with this endpoint's protection domain, open to the peer's RDMA
+     * WRITE and READ and usable as the local side of {@link #write} and {@link #read}.
+     */
+    public RegisteredBuffer register(MemorySegment memory) {
+        return new RegisteredBuffer(pd.mr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ));
+    }
+
+    /**
+     * RDMA-writes {@code length} bytes of {@code local} from {@code offset} into {@code remote}
+     * from {@code remoteOffset}: the future completes when the peer's queue pair has acknowledged
+     * the write (the data is in the peer's memory), or exceptionally when the connection fails or
+     * closes first.
+     *
+     * @throws IndexOutOfBoundsException if a range is outside its buffer
+     */
+    public CompletableFuture<Void> write(RegisteredBuffer local, long offset, long length, RemoteBuffer remote,
+            long remoteOffset) {
+        return oneSided(WrOpcode.RDMA_WRITE, local, offset, length, remote, remoteOffset);
+    }
+
+    /**
+     * RDMA-reads {@code length} bytes of {@code remote} from {@code remoteOffset} into
+     * {@code local} from {@code offset}: the future completes when the data is in {@code local}.
+     *
+     * @throws IndexOutOfBoundsException if a range is outside its buffer
+     */
+    public CompletableFuture<Void> read(RegisteredBuffer local, long offset, long length, RemoteBuffer remote,
+            long remoteOffset) {
+        return oneSided(WrOpcode.RDMA_READ, local, offset, length, remote, remoteOffset);
+    }
+
+    private CompletableFuture<Void> oneSided(WrOpcode opcode, RegisteredBuffer local, long offset, long length,
+            RemoteBuffer remote, long remoteOffset) {
+        Objects.checkFromIndexSize(remoteOffset, length, remote.length());
+        Sge sge = local.sge(offset, length);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        oneSided.add(new OneSided(opcode, sge, remote.address() + remoteOffset, remote.rkey(), done));
+        LockSupport.unpark(poller);
+        failIfClosed();
+        return done;
+    }
+
     /** The next message, in order: completes when it arrives, or exceptionally when the connection ends first. */
     public CompletableFuture<ByteBuffer> receive() {
         CompletableFuture<ByteBuffer> next = new CompletableFuture<>();
@@ -265,9 +319,17 @@ public final class RdmaEndpoint implements AutoCloseable {
                 .flags(SendFlags.SIGNALED).rdma(peerCounterAddr, peerCounterRkey));
     }
 
-    /** Posts queued messages while there are credits and free send slots. */
+    /** Posts queued one-sided operations while there are free send slots, then messages while there are credits too. */
     private boolean postSends() {
         boolean posted = false;
+        while (!freeSlots.isEmpty() && !oneSided.isEmpty()) {
+            OneSided op = oneSided.poll();
+            int slot = freeSlots.poll();
+            inFlight[slot] = op.done();
+            qp.postSend(new SendWr().wrId(slot).opcode(op.opcode()).sge(op.sge()).flags(SendFlags.SIGNALED)
+                    .rdma(op.remoteAddr(), op.rkey()));
+            posted = true;
+        }
         long peerPosted = Math.max(peerReceives, mr.memory().get(COUNTER, COUNTER_OFFSET));
         while (sent < peerPosted && !freeSlots.isEmpty() && !sends.isEmpty()) {
             Pending p = sends.poll();
@@ -305,6 +367,9 @@ public final class RdmaEndpoint implements AutoCloseable {
     private void failAll(Throwable cause) {
         for (Pending p; (p = sends.poll()) != null;) {
             p.done().completeExceptionally(cause);
+        }
+        for (OneSided op; (op = oneSided.poll()) != null;) {
+            op.done().completeExceptionally(cause);
         }
         for (CompletableFuture<ByteBuffer> r; (r = receives.poll()) != null;) {
             r.completeExceptionally(cause);

@@ -3,6 +3,7 @@ package org.jrdma.endpoint;
 import static org.jrdma.testkit.vm.VmChecks.equal;
 import static org.jrdma.testkit.vm.VmChecks.require;
 
+import java.lang.foreign.Arena;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -48,6 +49,7 @@ public final class EndpointInVm {
         checks.check("echo in order", this::echo);
         checks.check("credits make a fast sender wait for a slow receiver, no RNR", this::credits);
         checks.check("four endpoints on virtual threads", this::manyOnVirtualThreads);
+        checks.check("RDMA write and read to a RemoteBuffer handed over in a message", this::oneSided);
         checks.check("close fails pending sends and receives", this::closeFailsPending);
         checks.check("peer disconnect fails pending receives", this::peerDisconnect);
     }
@@ -145,6 +147,41 @@ public final class EndpointInVm {
             @SuppressWarnings("unchecked")
             List<RdmaEndpoint> peers = (List<RdmaEndpoint>) serving.get();
             peers.forEach(RdmaEndpoint::close);
+        }
+    }
+
+    private void oneSided() throws Exception {
+        InetSocketAddress at = address();
+        try (RdmaServer server = RdmaServer.listen(at);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+                Arena arena = Arena.ofShared()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
+            try (RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT); RdmaEndpoint peer = accepted.get()) {
+                RegisteredBuffer exposed = peer.register(arena.allocate(4096, 4096));
+                exposed.memory().setString(0, "the peer's data", StandardCharsets.US_ASCII);
+                peer.send(exposed.remote().encode(ByteBuffer.allocate(RemoteBuffer.BYTES)).flip()).join();
+                RemoteBuffer remote = RemoteBuffer.decode(client.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+                equal(exposed.remote(), remote, "remote buffer after the message");
+                RegisteredBuffer local = client.register(arena.allocate(4096, 4096));
+                local.memory().setString(100, "written by the client", StandardCharsets.US_ASCII);
+                client.write(local, 100, 22, remote, 1000).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                equal("written by the client", exposed.memory().getString(1000, StandardCharsets.US_ASCII),
+                        "peer's memory after the write");
+                client.read(local, 2000, 16, remote, 0).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                equal("the peer's data", local.memory().getString(2000, StandardCharsets.US_ASCII),
+                        "local memory after the read");
+                try {
+                    client.write(local, 0, 8, remote, 4090);
+                    throw new AssertionError("a write past the remote buffer's end was accepted");
+                } catch (IndexOutOfBoundsException expected) {
+                    System.out.println("  past the end: " + expected.getMessage());
+                }
+                client.send(text("after one-sided")).join();
+                equal("after one-sided", text(peer.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)),
+                        "messages still flow");
+                local.close();
+                exposed.close();
+            }
         }
     }
 
