@@ -49,6 +49,7 @@ public final class EndpointInVm {
         checks.check("echo in order", this::echo);
         checks.check("credits make a fast sender wait for a slow receiver, no RNR", this::credits);
         checks.check("four endpoints on virtual threads", this::manyOnVirtualThreads);
+        checks.check("eight endpoints sharing one completion queue and thread per side", this::sharedGroup);
         checks.check("RDMA write and read to a RemoteBuffer handed over in a message", this::oneSided);
         checks.check("close fails pending sends and receives", this::closeFailsPending);
         checks.check("peer disconnect fails pending receives", this::peerDisconnect);
@@ -147,6 +148,64 @@ public final class EndpointInVm {
             @SuppressWarnings("unchecked")
             List<RdmaEndpoint> peers = (List<RdmaEndpoint>) serving.get();
             peers.forEach(RdmaEndpoint::close);
+        }
+    }
+
+    private void sharedGroup() throws Exception {
+        InetSocketAddress at = address();
+        int clients = 8;
+        EndpointGroup group = new EndpointGroup(clients);
+        try (RdmaServer server = RdmaServer.listen(at);
+                EndpointGroup servers = new EndpointGroup(clients);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<?> serving = threads.submit(() -> {
+                for (int c = 0; c < clients; c++) {
+                    RdmaEndpoint peer = server.accept(servers, WAIT);
+                    threads.submit(() -> {
+                        for (int i = 0; i < MESSAGES; i++) {
+                            peer.send(peer.receive().join()).join();
+                        }
+                        return null;
+                    });
+                }
+                return null;
+            });
+            List<RdmaEndpoint> endpoints = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                endpoints.add(RdmaEndpoint.connect(at, group, WAIT));
+            }
+            serving.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            equal(clients, group.size(), "endpoints in the client group");
+            equal(clients, servers.size(), "endpoints in the server group");
+            long pollers = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("rdma-endpoint-group")).count();
+            equal(2L, pollers, "polling threads for " + 2 * clients + " endpoints");
+            try {
+                RdmaEndpoint.connect(at, group, WAIT);
+                throw new AssertionError("a ninth endpoint joined a group of eight");
+            } catch (IllegalStateException expected) {
+                System.out.println("  full: " + expected.getMessage());
+            }
+            List<Future<String>> results = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                RdmaEndpoint client = endpoints.get(c);
+                int n = c;
+                results.add(threads.submit(() -> {
+                    for (int i = 0; i < MESSAGES; i++) {
+                        client.send(text(n + ":" + i)).join();
+                        equal(n + ":" + i, text(client.receive().join()), "echo");
+                    }
+                    return "ok";
+                }));
+            }
+            for (Future<String> r : results) {
+                equal("ok", r.get(WAIT.toMillis() * 3, TimeUnit.MILLISECONDS), "client");
+            }
+            group.close();
+            equal(0, group.size(), "endpoints after the group closed");
+            expectClosed(endpoints.get(0).receive());
+        } finally {
+            group.close();
         }
     }
 
