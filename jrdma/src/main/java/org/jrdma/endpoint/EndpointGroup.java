@@ -1,9 +1,8 @@
 package org.jrdma.endpoint;
 
 import java.nio.channels.ClosedChannelException;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import org.jrdma.verbs.Context;
@@ -32,8 +31,11 @@ public final class EndpointGroup implements AutoCloseable {
     private final int maxEndpoints;
     /** Endpoints made in this group and not yet closed. */
     private final List<RdmaEndpoint> members = new CopyOnWriteArrayList<>();
-    /** Connected endpoints the thread serves, by QP number. */
-    private final Map<Integer, RdmaEndpoint> attached = new ConcurrentHashMap<>();
+    /**
+     * The endpoints the thread serves, copied on change: the thread walks it by index and finds a
+     * completion's endpoint by QP number, allocating nothing.
+     */
+    private volatile RdmaEndpoint[] attached = new RdmaEndpoint[0];
     private final WcBuffer wcs = new WcBuffer(16);
     private final Thread poller;
     private volatile Cq cq;
@@ -72,9 +74,16 @@ public final class EndpointGroup implements AutoCloseable {
     }
 
     /** Starts serving a connected endpoint. */
-    void attach(RdmaEndpoint endpoint, int qpNum) {
-        attached.put(qpNum, endpoint);
+    synchronized void attach(RdmaEndpoint endpoint) {
+        RdmaEndpoint[] more = Arrays.copyOf(attached, attached.length + 1);
+        more[attached.length] = endpoint;
+        attached = more;
         wake();
+    }
+
+    private synchronized void detach(RdmaEndpoint endpoint) {
+        attached = Arrays.stream(attached).filter(e -> e != endpoint).toArray(RdmaEndpoint[]::new);
+        endpoint.detached();
     }
 
     /** Forgets a closed endpoint (it no longer uses the completion queue). */
@@ -95,11 +104,10 @@ public final class EndpointGroup implements AutoCloseable {
         try {
             serve();
         } finally {
-            for (RdmaEndpoint endpoint : attached.values()) {
+            for (RdmaEndpoint endpoint : attached) {
                 endpoint.fail(new ClosedChannelException());
-                endpoint.detached();
+                detach(endpoint);
             }
-            attached.clear();
         }
     }
 
@@ -112,19 +120,21 @@ public final class EndpointGroup implements AutoCloseable {
                 int n = polled.poll(wcs);
                 for (int i = 0; i < n; i++) {
                     // an endpoint already let go of (closed or failed) drops its flushed work
-                    RdmaEndpoint endpoint = attached.get(wcs.qpNum(i));
-                    if (endpoint != null) {
-                        endpoint.completion(wcs, i);
+                    RdmaEndpoint[] endpoints = attached;
+                    int qpNum = wcs.qpNum(i);
+                    for (RdmaEndpoint endpoint : endpoints) {
+                        if (endpoint.qpNum() == qpNum) {
+                            endpoint.completion(wcs, i);
+                            break;
+                        }
                     }
                 }
                 busy = n > 0;
             }
-            for (Map.Entry<Integer, RdmaEndpoint> entry : attached.entrySet()) {
-                RdmaEndpoint endpoint = entry.getValue();
+            for (RdmaEndpoint endpoint : attached) {
                 busy |= endpoint.work();
                 if (endpoint.isDone()) {
-                    attached.remove(entry.getKey());
-                    endpoint.detached();
+                    detach(endpoint);
                 }
             }
             idle = busy ? 0 : idle + 1;

@@ -96,8 +96,18 @@ public final class RdmaEndpoint implements AutoCloseable {
     private final Queue<Pending> sends = new ConcurrentLinkedQueue<>();
     private final Queue<OneSided> oneSided = new ConcurrentLinkedQueue<>();
     private final Queue<CompletableFuture<ByteBuffer>> receives = new ConcurrentLinkedQueue<>();
-    /** Group-thread state: messages received and not yet asked for, free send slots, counts. */
-    private final Queue<Arrival> arrived = new ArrayDeque<>();
+    /**
+     * Group-thread state, reused so that the thread makes no garbage per message besides the
+     * delivered copy: messages received and not yet asked for (a ring of receive slots and
+     * lengths, at most {@link #RECEIVES}), free send slots, counts, and the work requests.
+     */
+    private final int[] arrivedSlots = new int[RECEIVES];
+    private final int[] arrivedLengths = new int[RECEIVES];
+    private int arrivedHead;
+    private int arrivedCount;
+    private final RecvWr recvWr = new RecvWr();
+    private final SendWr sendWr = new SendWr();
+    private final Sge sge = new Sge(0, 0, 0);
     private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
     private final CompletableFuture<?>[] inFlight = new CompletableFuture<?>[SEND_SLOTS];
     private long sent;
@@ -117,9 +127,6 @@ public final class RdmaEndpoint implements AutoCloseable {
     private record OneSided(WrOpcode opcode, Sge sge, long remoteAddr, int rkey, CompletableFuture<Void> done) {
     }
 
-    /** A received message still in receive buffer {@code slot}. */
-    private record Arrival(int slot, int length) {
-    }
 
     private RdmaEndpoint(RdmaCmId id, EventChannel channel, EndpointGroup group, boolean ownGroup) {
         this.id = id;
@@ -142,7 +149,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         for (int i = 0; i < RECEIVES; i++) {
             postReceive(i);
         }
-        group.attach(this, qp.qpNum());
+        group.attach(this);
     }
 
     /**
@@ -340,7 +347,9 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
         long wrId = wcs.wrId(i);
         if (wcs.opcode(i) == WcOpcode.RECV) {
-            arrived.add(new Arrival((int) (wrId - RECV_ID), wcs.byteLen(i)));
+            int tail = (arrivedHead + arrivedCount++) % RECEIVES;
+            arrivedSlots[tail] = (int) (wrId - RECV_ID);
+            arrivedLengths[tail] = wcs.byteLen(i);
         } else if (wrId < SEND_SLOTS) {
             int slot = (int) wrId;
             @SuppressWarnings("unchecked")
@@ -349,6 +358,11 @@ public final class RdmaEndpoint implements AutoCloseable {
             freeSlots.add(slot);
             done.complete(null);
         }
+    }
+
+    /** The number of the endpoint's queue pair, which its work completions carry. */
+    int qpNum() {
+        return qp.qpNum();
     }
 
     /** Whether the group thread is done with this endpoint: it is closing or has failed. */
@@ -371,14 +385,16 @@ public final class RdmaEndpoint implements AutoCloseable {
     }
 
     private void postReceive(int slot) {
-        qp.postRecv(new RecvWr().wrId(RECV_ID + slot).sge(mr.sge((long) slot * MAX_MESSAGE, MAX_MESSAGE)));
+        sge.set(mr.addr() + (long) slot * MAX_MESSAGE, MAX_MESSAGE, mr.lkey());
+        qp.postRecv(recvWr.wrId(RECV_ID + slot).sge(sge));
         receivesPosted++;
     }
 
     /** RDMA-writes how many receives we have posted into the peer's counter: its credits. */
     private void writeCredits() {
         mr.memory().set(COUNTER, POSTED_OFFSET, receivesPosted);
-        qp.postSend(new SendWr().wrId(CREDIT_WRITE_ID).opcode(WrOpcode.RDMA_WRITE).sge(mr.sge(POSTED_OFFSET, 8))
+        sge.set(mr.addr() + POSTED_OFFSET, 8, mr.lkey());
+        qp.postSend(sendWr.wrId(CREDIT_WRITE_ID).opcode(WrOpcode.RDMA_WRITE).sge(sge)
                 .flags(SendFlags.SIGNALED).rdma(peerCounterAddr, peerCounterRkey));
     }
 
@@ -389,7 +405,7 @@ public final class RdmaEndpoint implements AutoCloseable {
             OneSided op = oneSided.poll();
             int slot = freeSlots.poll();
             inFlight[slot] = op.done();
-            qp.postSend(new SendWr().wrId(slot).opcode(op.opcode()).sge(op.sge()).flags(SendFlags.SIGNALED)
+            qp.postSend(sendWr.wrId(slot).opcode(op.opcode()).sge(op.sge()).flags(SendFlags.SIGNALED)
                     .rdma(op.remoteAddr(), op.rkey()));
             posted = true;
         }
@@ -400,7 +416,8 @@ public final class RdmaEndpoint implements AutoCloseable {
             long offset = (long) (RECEIVES + slot) * MAX_MESSAGE;
             MemorySegment.copy(MemorySegment.ofBuffer(p.message()), 0, mr.memory(), offset, p.message().remaining());
             inFlight[slot] = p.done();
-            qp.postSend(new SendWr().wrId(slot).opcode(WrOpcode.SEND).sge(mr.sge(offset, p.message().remaining()))
+            sge.set(mr.addr() + offset, p.message().remaining(), mr.lkey());
+            qp.postSend(sendWr.wrId(slot).opcode(WrOpcode.SEND).sge(sge)
                     .flags(SendFlags.SIGNALED));
             sent++;
             posted = true;
@@ -415,11 +432,14 @@ public final class RdmaEndpoint implements AutoCloseable {
      */
     private boolean deliver() {
         boolean delivered = false;
-        while (!arrived.isEmpty() && !receives.isEmpty()) {
-            Arrival a = arrived.poll();
-            MemorySegment data = mr.memory().asSlice((long) a.slot() * MAX_MESSAGE, a.length());
-            ByteBuffer message = ByteBuffer.wrap(data.toArray(ValueLayout.JAVA_BYTE));
-            postReceive(a.slot());
+        while (arrivedCount > 0 && !receives.isEmpty()) {
+            int slot = arrivedSlots[arrivedHead];
+            byte[] data = new byte[arrivedLengths[arrivedHead]];
+            arrivedHead = (arrivedHead + 1) % RECEIVES;
+            arrivedCount--;
+            MemorySegment.copy(mr.memory(), ValueLayout.JAVA_BYTE, (long) slot * MAX_MESSAGE, data, 0, data.length);
+            ByteBuffer message = ByteBuffer.wrap(data);
+            postReceive(slot);
             writeCredits();
             receives.poll().complete(message);
             delivered = true;

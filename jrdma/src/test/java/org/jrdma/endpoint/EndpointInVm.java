@@ -4,6 +4,7 @@ import static org.jrdma.testkit.vm.VmChecks.equal;
 import static org.jrdma.testkit.vm.VmChecks.require;
 
 import java.lang.foreign.Arena;
+import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -51,6 +52,7 @@ public final class EndpointInVm {
         checks.check("four endpoints on virtual threads", this::manyOnVirtualThreads);
         checks.check("eight endpoints sharing one completion queue and thread per side", this::sharedGroup);
         checks.check("RDMA write and read to a RemoteBuffer handed over in a message", this::oneSided);
+        checks.check("allocation per message in steady state", this::allocation);
         checks.check("close fails pending sends and receives", this::closeFailsPending);
         checks.check("peer disconnect fails pending receives", this::peerDisconnect);
     }
@@ -241,6 +243,77 @@ public final class EndpointInVm {
                 local.close();
                 exposed.close();
             }
+        }
+    }
+
+    /**
+     * Echoes 16-byte messages between two endpoints of one group and measures, after a warm-up,
+     * the bytes the group's polling thread allocates per message it handles (sent or delivered)
+     * and those the caller allocates per round trip.
+     */
+    private void allocation() throws Exception {
+        InetSocketAddress at = address();
+        int warmUp = 3000;
+        int rounds = 3000;
+        AllocatedBytes allocated = new AllocatedBytes();
+        try (RdmaServer server = RdmaServer.listen(at);
+                EndpointGroup group = new EndpointGroup(2);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(group, WAIT));
+            RdmaEndpoint client = RdmaEndpoint.connect(at, group, WAIT);
+            RdmaEndpoint peer = accepted.get();
+            threads.submit(() -> {
+                for (int i = 0; i < warmUp + rounds; i++) {
+                    peer.send(peer.receive().join()).join();
+                }
+                return null;
+            });
+            Thread poller = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("rdma-endpoint-group")).findFirst().orElseThrow();
+            ByteBuffer message = ByteBuffer.allocate(16);
+            for (int i = 0; i < warmUp; i++) {
+                client.send(message).join();
+                client.receive().join();
+            }
+            long pollerBefore = allocated.of(poller);
+            long callerBefore = allocated.of(Thread.currentThread());
+            long start = System.nanoTime();
+            for (int i = 0; i < rounds; i++) {
+                client.send(message).join();
+                client.receive().join();
+            }
+            long nanos = System.nanoTime() - start;
+            long caller = allocated.of(Thread.currentThread()) - callerBefore;
+            long polling = allocated.of(poller) - pollerBefore;
+            // each round trip: the polling thread posts 2 sends and delivers 2 messages (a 16-byte copy each)
+            double pollerPerMessage = polling / (4.0 * rounds);
+            System.out.printf("  %d round trips of 16 bytes, %.1f us each; polling thread %.1f bytes per message"
+                    + " handled, caller %.1f bytes per round trip%n", rounds, nanos / 1e3 / rounds, pollerPerMessage,
+                    caller / (double) rounds);
+            // the delivered copy (a ByteBuffer over a 16-byte array, about 72 bytes) and waking a
+            // virtual thread are all the polling thread may allocate: no work request, SGE or record
+            require(pollerPerMessage <= 128, "the polling thread allocates " + pollerPerMessage + " bytes per message");
+            client.close();
+            peer.close();
+        }
+    }
+
+    /**
+     * {@code com.sun.management.ThreadMXBean.getThreadAllocatedBytes}, reached by reflection: the
+     * test sources compile inside module org.jrdma, which does not read java.management, and run
+     * on the class path in the VM, where it is there.
+     */
+    private static final class AllocatedBytes {
+        private final Object bean;
+        private final Method bytes;
+
+        AllocatedBytes() throws ReflectiveOperationException {
+            bean = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
+            bytes = Class.forName("com.sun.management.ThreadMXBean").getMethod("getThreadAllocatedBytes", long.class);
+        }
+
+        long of(Thread thread) throws ReflectiveOperationException {
+            return (long) bytes.invoke(bean, thread.threadId());
         }
     }
 

@@ -23,6 +23,7 @@ class EndpointInVmTest {
             "four endpoints on virtual threads",
             "eight endpoints sharing one completion queue and thread per side",
             "RDMA write and read to a RemoteBuffer handed over in a message",
+            "allocation per message in steady state",
             "close fails pending sends and receives",
             "peer disconnect fails pending receives");
 
