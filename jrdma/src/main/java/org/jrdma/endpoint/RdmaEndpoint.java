@@ -13,7 +13,6 @@ import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.LockSupport;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.ConnParam;
@@ -32,15 +31,17 @@ import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWr;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWr;
+import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.WcBuffer;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WrOpcode;
 
 /**
  * One reliable connection (RC over rdma_cm) carrying messages: {@link #send} and {@link #receive}
- * return {@link CompletableFuture}s, completed by a platform thread of the endpoint that polls its
- * completion queue, so a virtual thread waiting on {@code join()} pins no carrier. Made by
- * {@link #connect} or {@link RdmaServer#accept}.
+ * return {@link CompletableFuture}s, completed by the platform thread of the endpoint's
+ * {@link EndpointGroup} that polls the completion queue, so a virtual thread waiting on
+ * {@code join()} pins no carrier. Made by {@link #connect} or {@link RdmaServer#accept}, in a group
+ * of its own or in one shared with other endpoints.
  *
  * <p>Flow control is credit based, and the credits cost no receive buffer: each side posts
  * {@link #RECEIVES} receives and announces, in the connection's private data, where an 8-byte
@@ -51,6 +52,11 @@ import org.jrdma.verbs.WrOpcode;
  * a fast sender waits for a slow receiver and never meets a receiver-not-ready NAK (the queue pair
  * is connected with no RNR retries, so one would fail the connection).
  *
+ * <p>One-sided operations move data without the peer's CPU: the peer {@link #register}s memory
+ * and hands its {@link RemoteBuffer} over in a message, then {@link #write} (RDMA WRITE) and
+ * {@link #read} (RDMA READ) target it. They need no credit, so they may overtake messages still
+ * waiting for one; each shares the send slots with messages.
+ *
  * <p>{@link #close()} disconnects and fails every pending send and receive with
  * {@link ClosedChannelException}; a disconnect by the peer does the same.
  */
@@ -59,16 +65,12 @@ public final class RdmaEndpoint implements AutoCloseable {
     public static final int MAX_MESSAGE = 4096;
     /** Receives posted per endpoint, the peer's initial credits. */
     public static final int RECEIVES = 16;
-    /** Messages posted and not yet completed at once. */
-    private static final int SEND_SLOTS = 16;
+    /** Messages and one-sided operations posted and not yet completed at once. */
+    static final int SEND_SLOTS = 16;
     /** The private data: receives (4 bytes), counter address (8), counter rkey (4), big-endian. */
     private static final int HELLO = 16;
     private static final ValueLayout.OfLong COUNTER = ValueLayout.JAVA_LONG;
     private static final long CM_CHECK_NANOS = 5_000_000L;
-    /** Idle, the poller first parks briefly (low latency), then for longer (little CPU). */
-    private static final long SHORT_PARK_NANOS = 10_000L;
-    private static final long LONG_PARK_NANOS = 1_000_000L;
-    private static final int SHORT_PARKS = 1000;
     private static final long RECV_ID = 1L << 32;
     private static final long CREDIT_WRITE_ID = 2L << 32;
     /** Where in {@link #mr} our counter is, which the peer RDMA-writes its posted receives into. */
@@ -78,6 +80,9 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     private final RdmaCmId id;
     private final EventChannel channel;
+    private final EndpointGroup group;
+    /** Whether {@link #group} was made for this endpoint alone, and closes with it. */
+    private final boolean ownGroup;
     private final Pd pd;
     private final Cq cq;
     private final Qp qp;
@@ -89,40 +94,62 @@ public final class RdmaEndpoint implements AutoCloseable {
     private int peerReceives;
 
     private final Queue<Pending> sends = new ConcurrentLinkedQueue<>();
+    private final Queue<OneSided> oneSided = new ConcurrentLinkedQueue<>();
     private final Queue<CompletableFuture<ByteBuffer>> receives = new ConcurrentLinkedQueue<>();
-    /** Poller-thread state: messages received and not yet asked for, free send slots, counts. */
-    private final Queue<Arrival> arrived = new ArrayDeque<>();
+    /**
+     * Group-thread state, reused so that the thread makes no garbage per message besides the
+     * delivered copy: messages received and not yet asked for (a ring of receive slots and
+     * lengths, at most {@link #RECEIVES}), free send slots, counts, and the work requests.
+     */
+    private final int[] arrivedSlots = new int[RECEIVES];
+    private final int[] arrivedLengths = new int[RECEIVES];
+    private int arrivedHead;
+    private int arrivedCount;
+    private final RecvWr recvWr = new RecvWr();
+    private final SendWr sendWr = new SendWr();
+    private final Sge sge = new Sge(0, 0, 0);
     private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
     private final CompletableFuture<?>[] inFlight = new CompletableFuture<?>[SEND_SLOTS];
     private long sent;
     private long receivesPosted;
-    private final WcBuffer wcs = new WcBuffer(16);
-    private final Thread poller;
+    private long nextCmCheck;
+    /** Completed by the group's thread once it no longer touches this endpoint. */
+    private final CompletableFuture<Void> detached = new CompletableFuture<>();
     private volatile boolean closing;
+    /** Whether {@link #start} has the peer's counter: until then the group's thread only queues arrivals. */
+    private volatile boolean started;
     private volatile Throwable failure;
 
     private record Pending(ByteBuffer message, CompletableFuture<Void> done) {
     }
 
-    /** A received message still in receive buffer {@code slot}. */
-    private record Arrival(int slot, int length) {
+    /** An RDMA WRITE or READ between local {@code sge} and the peer's {@code remoteAddr}. */
+    private record OneSided(WrOpcode opcode, Sge sge, long remoteAddr, int rkey, CompletableFuture<Void> done) {
     }
 
-    private RdmaEndpoint(RdmaCmId id, EventChannel channel) {
+
+    private RdmaEndpoint(RdmaCmId id, EventChannel channel, EndpointGroup group, boolean ownGroup) {
         this.id = id;
         this.channel = channel;
+        this.group = group;
+        this.ownGroup = ownGroup;
         Context ctx = id.context();
-        this.pd = ctx.pd();
-        this.cq = ctx.cq(2 * (RECEIVES + SEND_SLOTS));
-        this.qp = id.createQp(pd, new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(SEND_SLOTS + RECEIVES, RECEIVES, 1, 1, 0)));
-        this.mr = pd.mr(arena.allocate(POSTED_OFFSET + 8, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        this.cq = group.join(this, ctx);
+        try {
+            this.pd = ctx.pd();
+            this.qp = id.createQp(pd, new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(SEND_SLOTS + RECEIVES, RECEIVES, 1, 1, 0)));
+            this.mr = pd.mr(arena.allocate(POSTED_OFFSET + 8, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        } catch (RuntimeException e) {
+            group.leave(this);
+            throw e;
+        }
         for (int i = 0; i < SEND_SLOTS; i++) {
             freeSlots.add(i);
         }
         for (int i = 0; i < RECEIVES; i++) {
             postReceive(i);
         }
-        this.poller = Thread.ofPlatform().daemon().name("rdma-endpoint-" + id).unstarted(this::poll);
+        group.attach(this);
     }
 
     /**
@@ -132,6 +159,27 @@ public final class RdmaEndpoint implements AutoCloseable {
      * @throws org.jrdma.cm.CmEventException when a step's event is not the expected one in time
      */
     public static RdmaEndpoint connect(InetSocketAddress remote, Duration timeout) {
+        EndpointGroup own = new EndpointGroup(1);
+        try {
+            return connect(remote, own, true, timeout);
+        } catch (RuntimeException e) {
+            own.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Connects as {@link #connect(InetSocketAddress, Duration)} does, with the endpoint in
+     * {@code group}: its completions are polled with the group's other endpoints'.
+     *
+     * @throws IllegalStateException when the group is full or closed
+     */
+    public static RdmaEndpoint connect(InetSocketAddress remote, EndpointGroup group, Duration timeout) {
+        return connect(remote, Objects.requireNonNull(group, "group"), false, timeout);
+    }
+
+    private static RdmaEndpoint connect(InetSocketAddress remote, EndpointGroup group, boolean ownGroup,
+            Duration timeout) {
         EventChannel channel = EventChannel.create();
         try {
             RdmaCmId id = channel.createId(PortSpace.TCP);
@@ -139,11 +187,16 @@ public final class RdmaEndpoint implements AutoCloseable {
             channel.expect(CmEventType.ADDR_RESOLVED, timeout);
             id.resolveRoute(timeout);
             channel.expect(CmEventType.ROUTE_RESOLVED, timeout);
-            RdmaEndpoint endpoint = new RdmaEndpoint(id, channel);
-            id.connect(endpoint.param());
-            CmEvent established = channel.expect(CmEventType.ESTABLISHED, timeout);
-            endpoint.start(established.privateData());
-            return endpoint;
+            RdmaEndpoint endpoint = new RdmaEndpoint(id, channel, group, ownGroup);
+            try {
+                id.connect(endpoint.param());
+                CmEvent established = channel.expect(CmEventType.ESTABLISHED, timeout);
+                endpoint.start(established.privateData());
+                return endpoint;
+            } catch (RuntimeException e) {
+                endpoint.close();
+                throw e;
+            }
         } catch (RuntimeException e) {
             channel.close();
             throw e;
@@ -151,12 +204,18 @@ public final class RdmaEndpoint implements AutoCloseable {
     }
 
     /** The passive side of a connect request that {@link RdmaServer} moved to {@code channel}: accepts it. */
-    static RdmaEndpoint accept(RdmaCmId request, EventChannel channel, byte[] hello, Duration timeout) {
-        RdmaEndpoint endpoint = new RdmaEndpoint(request, channel);
-        request.accept(endpoint.param());
-        channel.expect(CmEventType.ESTABLISHED, timeout);
-        endpoint.start(hello);
-        return endpoint;
+    static RdmaEndpoint accept(RdmaCmId request, EventChannel channel, byte[] hello, EndpointGroup group,
+            boolean ownGroup, Duration timeout) {
+        RdmaEndpoint endpoint = new RdmaEndpoint(request, channel, group, ownGroup);
+        try {
+            request.accept(endpoint.param());
+            channel.expect(CmEventType.ESTABLISHED, timeout);
+            endpoint.start(hello);
+            return endpoint;
+        } catch (RuntimeException e) {
+            endpoint.close();
+            throw e;
+        }
     }
 
     private ConnParam param() {
@@ -171,7 +230,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         peerReceives = hello.getInt();
         peerCounterAddr = hello.getLong();
         peerCounterRkey = hello.getInt();
-        poller.start();
+        started = true;
     }
 
     /**
@@ -186,7 +245,50 @@ public final class RdmaEndpoint implements AutoCloseable {
         ByteBuffer copy = ByteBuffer.allocate(message.remaining()).put(message.duplicate()).flip();
         CompletableFuture<Void> done = new CompletableFuture<>();
         sends.add(new Pending(copy, done));
-        LockSupport.unpark(poller);
+        group.wake();
+        failIfClosed();
+        return done;
+    }
+
+    /**
+     * Registers {@code memory} with this endpoint's protection domain, open to the peer's RDMA
+     * WRITE and READ and usable as the local side of {@link #write} and {@link #read}.
+     */
+    public RegisteredBuffer register(MemorySegment memory) {
+        return new RegisteredBuffer(pd.mr(memory, Access.LOCAL_WRITE | Access.REMOTE_WRITE | Access.REMOTE_READ));
+    }
+
+    /**
+     * RDMA-writes {@code length} bytes of {@code local} from {@code offset} into {@code remote}
+     * from {@code remoteOffset}: the future completes when the peer's queue pair has acknowledged
+     * the write (the data is in the peer's memory), or exceptionally when the connection fails or
+     * closes first.
+     *
+     * @throws IndexOutOfBoundsException if a range is outside its buffer
+     */
+    public CompletableFuture<Void> write(RegisteredBuffer local, long offset, long length, RemoteBuffer remote,
+            long remoteOffset) {
+        return oneSided(WrOpcode.RDMA_WRITE, local, offset, length, remote, remoteOffset);
+    }
+
+    /**
+     * RDMA-reads {@code length} bytes of {@code remote} from {@code remoteOffset} into
+     * {@code local} from {@code offset}: the future completes when the data is in {@code local}.
+     *
+     * @throws IndexOutOfBoundsException if a range is outside its buffer
+     */
+    public CompletableFuture<Void> read(RegisteredBuffer local, long offset, long length, RemoteBuffer remote,
+            long remoteOffset) {
+        return oneSided(WrOpcode.RDMA_READ, local, offset, length, remote, remoteOffset);
+    }
+
+    private CompletableFuture<Void> oneSided(WrOpcode opcode, RegisteredBuffer local, long offset, long length,
+            RemoteBuffer remote, long remoteOffset) {
+        Objects.checkFromIndexSize(remoteOffset, length, remote.length());
+        Sge sge = local.sge(offset, length);
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        oneSided.add(new OneSided(opcode, sge, remote.address() + remoteOffset, remote.rkey(), done));
+        group.wake();
         failIfClosed();
         return done;
     }
@@ -195,7 +297,7 @@ public final class RdmaEndpoint implements AutoCloseable {
     public CompletableFuture<ByteBuffer> receive() {
         CompletableFuture<ByteBuffer> next = new CompletableFuture<>();
         receives.add(next);
-        LockSupport.unpark(poller);
+        group.wake();
         failIfClosed();
         return next;
     }
@@ -206,68 +308,107 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
     }
 
-    /** The poller thread: completions, the peer's credits, pending sends, and the CM's events. */
-    private void poll() {
-        long nextCmCheck = 0;
-        int idle = 0;
-        try {
-            while (!closing) {
-                boolean busy = drainCompletions();
-                busy |= postSends();
-                busy |= deliver();
-                if (System.nanoTime() > nextCmCheck) {
-                    CmEvent event = channel.getEvent(Duration.ZERO);
-                    if (event != null && event.type() == CmEventType.DISCONNECTED) {
-                        failure = new ClosedChannelException();
-                        break;
-                    }
-                    nextCmCheck = System.nanoTime() + CM_CHECK_NANOS;
-                }
-                idle = busy ? 0 : idle + 1;
-                if (idle > 0) {
-                    LockSupport.parkNanos(idle < SHORT_PARKS ? SHORT_PARK_NANOS : LONG_PARK_NANOS);
-                }
-            }
-        } catch (RuntimeException e) {
-            failure = e;
+    /**
+     * The group thread's turn: posts what the credits and send slots allow, delivers arrived
+     * messages, and every few milliseconds looks for the peer's disconnect; a failure ends the
+     * endpoint ({@link #isDone}).
+     */
+    boolean work() {
+        if (!started || isDone()) {
+            return false;
         }
-        failAll(failure != null ? failure : new ClosedChannelException());
+        try {
+            boolean busy = postSends();
+            busy |= deliver();
+            if (System.nanoTime() > nextCmCheck) {
+                CmEvent event = channel.getEvent(Duration.ZERO);
+                if (event != null && event.type() == CmEventType.DISCONNECTED) {
+                    fail(new ClosedChannelException());
+                }
+                nextCmCheck = System.nanoTime() + CM_CHECK_NANOS;
+            }
+            return busy;
+        } catch (RuntimeException e) {
+            fail(e);
+            return true;
+        }
     }
 
-    private boolean drainCompletions() {
-        int n = cq.poll(wcs);
-        for (int i = 0; i < n; i++) {
-            wcs.check(i);
-            long wrId = wcs.wrId(i);
-            if (wcs.opcode(i) == WcOpcode.RECV) {
-                arrived.add(new Arrival((int) (wrId - RECV_ID), wcs.byteLen(i)));
-            } else if (wrId < SEND_SLOTS) {
-                int slot = (int) wrId;
-                @SuppressWarnings("unchecked")
-                CompletableFuture<Void> done = (CompletableFuture<Void>) inFlight[slot];
-                inFlight[slot] = null;
-                freeSlots.add(slot);
-                done.complete(null);
-            }
+    /** The group thread hands over completion {@code i} of {@code wcs}, one of this endpoint's queue pair. */
+    void completion(WcBuffer wcs, int i) {
+        if (isDone()) {
+            return;
         }
-        return n > 0;
+        try {
+            wcs.check(i);
+        } catch (RuntimeException e) {
+            fail(e);
+            return;
+        }
+        long wrId = wcs.wrId(i);
+        if (wcs.opcode(i) == WcOpcode.RECV) {
+            int tail = (arrivedHead + arrivedCount++) % RECEIVES;
+            arrivedSlots[tail] = (int) (wrId - RECV_ID);
+            arrivedLengths[tail] = wcs.byteLen(i);
+        } else if (wrId < SEND_SLOTS) {
+            int slot = (int) wrId;
+            @SuppressWarnings("unchecked")
+            CompletableFuture<Void> done = (CompletableFuture<Void>) inFlight[slot];
+            inFlight[slot] = null;
+            freeSlots.add(slot);
+            done.complete(null);
+        }
+    }
+
+    /** The number of the endpoint's queue pair, which its work completions carry. */
+    int qpNum() {
+        return qp.qpNum();
+    }
+
+    /** Whether the group thread is done with this endpoint: it is closing or has failed. */
+    boolean isDone() {
+        return closing || failure != null;
+    }
+
+    /** Ends the endpoint with {@code cause}, failing what is queued. */
+    void fail(Throwable cause) {
+        if (failure == null) {
+            failure = cause;
+        }
+        failAll(failure);
+    }
+
+    /** The group thread no longer touches this endpoint. */
+    void detached() {
+        failAll(failure != null ? failure : new ClosedChannelException());
+        detached.complete(null);
     }
 
     private void postReceive(int slot) {
-        qp.postRecv(new RecvWr().wrId(RECV_ID + slot).sge(mr.sge((long) slot * MAX_MESSAGE, MAX_MESSAGE)));
+        sge.set(mr.addr() + (long) slot * MAX_MESSAGE, MAX_MESSAGE, mr.lkey());
+        qp.postRecv(recvWr.wrId(RECV_ID + slot).sge(sge));
         receivesPosted++;
     }
 
     /** RDMA-writes how many receives we have posted into the peer's counter: its credits. */
     private void writeCredits() {
         mr.memory().set(COUNTER, POSTED_OFFSET, receivesPosted);
-        qp.postSend(new SendWr().wrId(CREDIT_WRITE_ID).opcode(WrOpcode.RDMA_WRITE).sge(mr.sge(POSTED_OFFSET, 8))
+        sge.set(mr.addr() + POSTED_OFFSET, 8, mr.lkey());
+        qp.postSend(sendWr.wrId(CREDIT_WRITE_ID).opcode(WrOpcode.RDMA_WRITE).sge(sge)
                 .flags(SendFlags.SIGNALED).rdma(peerCounterAddr, peerCounterRkey));
     }
 
-    /** Posts queued messages while there are credits and free send slots. */
+    /** Posts queued one-sided operations while there are free send slots, then messages while there are credits too. */
     private boolean postSends() {
         boolean posted = false;
+        while (!freeSlots.isEmpty() && !oneSided.isEmpty()) {
+            OneSided op = oneSided.poll();
+            int slot = freeSlots.poll();
+            inFlight[slot] = op.done();
+            qp.postSend(sendWr.wrId(slot).opcode(op.opcode()).sge(op.sge()).flags(SendFlags.SIGNALED)
+                    .rdma(op.remoteAddr(), op.rkey()));
+            posted = true;
+        }
         long peerPosted = Math.max(peerReceives, mr.memory().get(COUNTER, COUNTER_OFFSET));
         while (sent < peerPosted && !freeSlots.isEmpty() && !sends.isEmpty()) {
             Pending p = sends.poll();
@@ -275,7 +416,8 @@ public final class RdmaEndpoint implements AutoCloseable {
             long offset = (long) (RECEIVES + slot) * MAX_MESSAGE;
             MemorySegment.copy(MemorySegment.ofBuffer(p.message()), 0, mr.memory(), offset, p.message().remaining());
             inFlight[slot] = p.done();
-            qp.postSend(new SendWr().wrId(slot).opcode(WrOpcode.SEND).sge(mr.sge(offset, p.message().remaining()))
+            sge.set(mr.addr() + offset, p.message().remaining(), mr.lkey());
+            qp.postSend(sendWr.wrId(slot).opcode(WrOpcode.SEND).sge(sge)
                     .flags(SendFlags.SIGNALED));
             sent++;
             posted = true;
@@ -290,11 +432,14 @@ public final class RdmaEndpoint implements AutoCloseable {
      */
     private boolean deliver() {
         boolean delivered = false;
-        while (!arrived.isEmpty() && !receives.isEmpty()) {
-            Arrival a = arrived.poll();
-            MemorySegment data = mr.memory().asSlice((long) a.slot() * MAX_MESSAGE, a.length());
-            ByteBuffer message = ByteBuffer.wrap(data.toArray(ValueLayout.JAVA_BYTE));
-            postReceive(a.slot());
+        while (arrivedCount > 0 && !receives.isEmpty()) {
+            int slot = arrivedSlots[arrivedHead];
+            byte[] data = new byte[arrivedLengths[arrivedHead]];
+            arrivedHead = (arrivedHead + 1) % RECEIVES;
+            arrivedCount--;
+            MemorySegment.copy(mr.memory(), ValueLayout.JAVA_BYTE, (long) slot * MAX_MESSAGE, data, 0, data.length);
+            ByteBuffer message = ByteBuffer.wrap(data);
+            postReceive(slot);
             writeCredits();
             receives.poll().complete(message);
             delivered = true;
@@ -305,6 +450,9 @@ public final class RdmaEndpoint implements AutoCloseable {
     private void failAll(Throwable cause) {
         for (Pending p; (p = sends.poll()) != null;) {
             p.done().completeExceptionally(cause);
+        }
+        for (OneSided op; (op = oneSided.poll()) != null;) {
+            op.done().completeExceptionally(cause);
         }
         for (CompletableFuture<ByteBuffer> r; (r = receives.poll()) != null;) {
             r.completeExceptionally(cause);
@@ -317,7 +465,7 @@ public final class RdmaEndpoint implements AutoCloseable {
     }
 
     /**
-     * Disconnects, stops the poller, fails what is pending with {@link ClosedChannelException},
+     * Disconnects, waits until the group's thread lets go of the endpoint, fails what is pending with {@link ClosedChannelException},
      * and frees the queue pair, buffers and identifier.
      */
     @Override
@@ -328,13 +476,8 @@ public final class RdmaEndpoint implements AutoCloseable {
             }
             closing = true;
         }
-        try {
-            if (poller.isAlive()) {
-                poller.join();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        group.wake();
+        detached.join();
         for (CompletableFuture<?> f : inFlight) {
             if (f != null) {
                 f.completeExceptionally(new ClosedChannelException());
@@ -348,7 +491,10 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
         channel.close();
         pd.close();
-        cq.close();
         arena.close();
+        group.leave(this);
+        if (ownGroup) {
+            group.close();
+        }
     }
 }

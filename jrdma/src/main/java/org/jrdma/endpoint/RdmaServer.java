@@ -2,6 +2,7 @@ package org.jrdma.endpoint;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Objects;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.EventChannel;
@@ -40,11 +41,30 @@ public final class RdmaServer implements AutoCloseable {
      * @throws org.jrdma.cm.CmEventException when none came in time, or the event was another
      */
     public RdmaEndpoint accept(Duration timeout) {
+        EndpointGroup own = new EndpointGroup(1);
+        try {
+            return accept(own, true, timeout);
+        } catch (RuntimeException e) {
+            own.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Accepts as {@link #accept(Duration)} does, with the endpoint in {@code group}.
+     *
+     * @throws IllegalStateException when the group is full or closed
+     */
+    public RdmaEndpoint accept(EndpointGroup group, Duration timeout) {
+        return accept(Objects.requireNonNull(group, "group"), false, timeout);
+    }
+
+    private RdmaEndpoint accept(EndpointGroup group, boolean ownGroup, Duration timeout) {
         CmEvent request = channel.expect(CmEventType.CONNECT_REQUEST, timeout);
         EventChannel own = EventChannel.create();
         try {
             request.id().migrate(own);
-            return RdmaEndpoint.accept(request.id(), own, request.privateData(), timeout);
+            return RdmaEndpoint.accept(request.id(), own, request.privateData(), group, ownGroup, timeout);
         } catch (RuntimeException e) {
             own.close();
             throw e;

@@ -62,6 +62,8 @@ public final class CmInVm {
     private static final int MESSAGE_SIZE = 100;
     /** udaddy's fixed port. */
     private static final int UDADDY_PORT = 7174;
+    /** The IPv4 group C {@code mckey -s} sends to. */
+    private static final String MCKEY_GROUP = "239.1.2.4";
     private static final int EISCONN = 106;
     private static final int ENETUNREACH = 101;
     /** The IB CM's reject reason when no one listens on the service ID (IBA 12.6.7.2). */
@@ -105,6 +107,8 @@ public final class CmInVm {
         checks.check("C ucmatose client against Java server (RC)", this::cUcmatoseJavaServer);
         checks.check("Java client against C udaddy server (UD)", this::javaClientCUdaddy);
         checks.check("C udaddy client against Java server (UD)", this::cUdaddyJavaServer);
+        checks.check("C mckey sender to a Java member (multicast)", this::cMckeySenderJavaMember);
+        checks.check("Java sender to a C mckey member (multicast)", this::javaSenderCMckeyMember);
         checks.check("use after close, double close, channel closes its identifiers", this::closing);
         checks.check("no cm_id or QP left", () -> equal(Arrays.toString(before), Arrays.toString(cmResources()),
                 "rdma resource cm_id and qp counts"));
@@ -549,6 +553,73 @@ public final class CmInVm {
                 udaddy.destroy();
             }
         }
+    }
+
+    private void cMckeySenderJavaMember() throws Exception {
+        try (EventChannel channel = EventChannel.create()) {
+            Side member = multicastMember(channel, MCKEY_GROUP);
+            postMessageRecvs(member, GRH);
+            member.id.joinMulticast(group(MCKEY_GROUP));
+            CmEvent joined = channel.expect(CmEventType.MULTICAST_JOIN, WAIT);
+            System.out.println("  joined: " + joined);
+            Process mckey = new ProcessBuilder("mckey", "-m", MCKEY_GROUP, "-b", HOST, "-s", "-C", Integer.toString(MESSAGES),
+                    "-S", Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
+            try {
+                equal(MESSAGES, completions(member.cq, WcOpcode.RECV, MESSAGES), "datagrams from mckey -s to the group");
+                equal(GRH + MESSAGE_SIZE, wcs.byteLen(0), "a datagram's length (GRH and payload)");
+                String out = output(mckey);
+                System.out.println("  mckey -s said:\n" + out.indent(4));
+                equal(0, mckey.exitValue(), "mckey exit status");
+                require(out.contains("data transfers complete"), "mckey output");
+            } finally {
+                mckey.destroy();
+            }
+            member.id.leaveMulticast(group(MCKEY_GROUP));
+        }
+    }
+
+    /**
+     * Sends bursts of {@link #MESSAGES} datagrams to a group until C {@code mckey}, which joins it
+     * on its own schedule, has received {@link #MESSAGES} of them and exited.
+     */
+    private void javaSenderCMckeyMember() throws Exception {
+        String groupAddress = "239.1.2.5";
+        Process mckey = new ProcessBuilder("mckey", "-m", groupAddress, "-b", HOST, "-C", Integer.toString(MESSAGES),
+                "-S", Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
+        try (EventChannel channel = EventChannel.create()) {
+            Side sender = multicastMember(channel, groupAddress);
+            sender.id.joinMulticast(group(groupAddress));
+            CmEvent joined = channel.expect(CmEventType.MULTICAST_JOIN, WAIT);
+            Ah ah = sender.pd.ah(joined.ud().ahAttr());
+            long deadline = System.nanoTime() + WAIT_NANOS;
+            int bursts = 0;
+            while (mckey.isAlive()) {
+                require(System.nanoTime() < deadline, "mckey still waiting after " + bursts + " bursts");
+                postMessageSends(sender, ah, joined.ud().qpNum(), joined.ud().qkey());
+                equal(MESSAGES, completions(sender.cq, WcOpcode.SEND, MESSAGES), "sends to the group");
+                bursts++;
+                mckey.waitFor(300, TimeUnit.MILLISECONDS);
+            }
+            String out = output(mckey);
+            System.out.println("  mckey (member) said after " + bursts + " bursts:\n" + out.indent(4));
+            equal(0, mckey.exitValue(), "mckey exit status");
+            require(out.contains("data transfers complete"), "mckey output");
+            sender.id.leaveMulticast(group(groupAddress));
+        } finally {
+            mckey.destroy();
+        }
+    }
+
+    /** A UDP-port-space identifier bound to the VM's address, with a UD QP, ready to join {@code groupAddress}. */
+    private Side multicastMember(EventChannel channel, String groupAddress) throws IOException {
+        RdmaCmId id = channel.createId(PortSpace.UDP);
+        id.resolveAddr(new InetSocketAddress(InetAddress.getByName(HOST), 0), group(groupAddress), WAIT);
+        channel.expect(CmEventType.ADDR_RESOLVED, WAIT);
+        return sideOn(id);
+    }
+
+    private static InetSocketAddress group(String address) throws IOException {
+        return new InetSocketAddress(InetAddress.getByName(address), 0);
     }
 
     /** The index of the identifier's source GID in its port's GID table. */

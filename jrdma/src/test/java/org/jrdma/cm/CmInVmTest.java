@@ -39,6 +39,8 @@ class CmInVmTest {
             "C ucmatose client against Java server (RC)",
             "Java client against C udaddy server (UD)",
             "C udaddy client against Java server (UD)",
+            "C mckey sender to a Java member (multicast)",
+            "Java sender to a C mckey member (multicast)",
             "use after close, double close, channel closes its identifiers",
             "no cm_id or QP left");
 

@@ -3,6 +3,8 @@ package org.jrdma.endpoint;
 import static org.jrdma.testkit.vm.VmChecks.equal;
 import static org.jrdma.testkit.vm.VmChecks.require;
 
+import java.lang.foreign.Arena;
+import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -48,6 +50,9 @@ public final class EndpointInVm {
         checks.check("echo in order", this::echo);
         checks.check("credits make a fast sender wait for a slow receiver, no RNR", this::credits);
         checks.check("four endpoints on virtual threads", this::manyOnVirtualThreads);
+        checks.check("eight endpoints sharing one completion queue and thread per side", this::sharedGroup);
+        checks.check("RDMA write and read to a RemoteBuffer handed over in a message", this::oneSided);
+        checks.check("allocation per message in steady state", this::allocation);
         checks.check("close fails pending sends and receives", this::closeFailsPending);
         checks.check("peer disconnect fails pending receives", this::peerDisconnect);
     }
@@ -145,6 +150,170 @@ public final class EndpointInVm {
             @SuppressWarnings("unchecked")
             List<RdmaEndpoint> peers = (List<RdmaEndpoint>) serving.get();
             peers.forEach(RdmaEndpoint::close);
+        }
+    }
+
+    private void sharedGroup() throws Exception {
+        InetSocketAddress at = address();
+        int clients = 8;
+        EndpointGroup group = new EndpointGroup(clients);
+        try (RdmaServer server = RdmaServer.listen(at);
+                EndpointGroup servers = new EndpointGroup(clients);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<?> serving = threads.submit(() -> {
+                for (int c = 0; c < clients; c++) {
+                    RdmaEndpoint peer = server.accept(servers, WAIT);
+                    threads.submit(() -> {
+                        for (int i = 0; i < MESSAGES; i++) {
+                            peer.send(peer.receive().join()).join();
+                        }
+                        return null;
+                    });
+                }
+                return null;
+            });
+            List<RdmaEndpoint> endpoints = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                endpoints.add(RdmaEndpoint.connect(at, group, WAIT));
+            }
+            serving.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            equal(clients, group.size(), "endpoints in the client group");
+            equal(clients, servers.size(), "endpoints in the server group");
+            long pollers = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("rdma-endpoint-group")).count();
+            equal(2L, pollers, "polling threads for " + 2 * clients + " endpoints");
+            try {
+                RdmaEndpoint.connect(at, group, WAIT);
+                throw new AssertionError("a ninth endpoint joined a group of eight");
+            } catch (IllegalStateException expected) {
+                System.out.println("  full: " + expected.getMessage());
+            }
+            List<Future<String>> results = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                RdmaEndpoint client = endpoints.get(c);
+                int n = c;
+                results.add(threads.submit(() -> {
+                    for (int i = 0; i < MESSAGES; i++) {
+                        client.send(text(n + ":" + i)).join();
+                        equal(n + ":" + i, text(client.receive().join()), "echo");
+                    }
+                    return "ok";
+                }));
+            }
+            for (Future<String> r : results) {
+                equal("ok", r.get(WAIT.toMillis() * 3, TimeUnit.MILLISECONDS), "client");
+            }
+            group.close();
+            equal(0, group.size(), "endpoints after the group closed");
+            expectClosed(endpoints.get(0).receive());
+        } finally {
+            group.close();
+        }
+    }
+
+    private void oneSided() throws Exception {
+        InetSocketAddress at = address();
+        try (RdmaServer server = RdmaServer.listen(at);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+                Arena arena = Arena.ofShared()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
+            try (RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT); RdmaEndpoint peer = accepted.get()) {
+                RegisteredBuffer exposed = peer.register(arena.allocate(4096, 4096));
+                exposed.memory().setString(0, "the peer's data", StandardCharsets.US_ASCII);
+                peer.send(exposed.remote().encode(ByteBuffer.allocate(RemoteBuffer.BYTES)).flip()).join();
+                RemoteBuffer remote = RemoteBuffer.decode(client.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+                equal(exposed.remote(), remote, "remote buffer after the message");
+                RegisteredBuffer local = client.register(arena.allocate(4096, 4096));
+                local.memory().setString(100, "written by the client", StandardCharsets.US_ASCII);
+                client.write(local, 100, 22, remote, 1000).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                equal("written by the client", exposed.memory().getString(1000, StandardCharsets.US_ASCII),
+                        "peer's memory after the write");
+                client.read(local, 2000, 16, remote, 0).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                equal("the peer's data", local.memory().getString(2000, StandardCharsets.US_ASCII),
+                        "local memory after the read");
+                try {
+                    client.write(local, 0, 8, remote, 4090);
+                    throw new AssertionError("a write past the remote buffer's end was accepted");
+                } catch (IndexOutOfBoundsException expected) {
+                    System.out.println("  past the end: " + expected.getMessage());
+                }
+                client.send(text("after one-sided")).join();
+                equal("after one-sided", text(peer.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)),
+                        "messages still flow");
+                local.close();
+                exposed.close();
+            }
+        }
+    }
+
+    /**
+     * Echoes 16-byte messages between two endpoints of one group and measures, after a warm-up,
+     * the bytes the group's polling thread allocates per message it handles (sent or delivered)
+     * and those the caller allocates per round trip.
+     */
+    private void allocation() throws Exception {
+        InetSocketAddress at = address();
+        int warmUp = 3000;
+        int rounds = 3000;
+        AllocatedBytes allocated = new AllocatedBytes();
+        try (RdmaServer server = RdmaServer.listen(at);
+                EndpointGroup group = new EndpointGroup(2);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(group, WAIT));
+            RdmaEndpoint client = RdmaEndpoint.connect(at, group, WAIT);
+            RdmaEndpoint peer = accepted.get();
+            threads.submit(() -> {
+                for (int i = 0; i < warmUp + rounds; i++) {
+                    peer.send(peer.receive().join()).join();
+                }
+                return null;
+            });
+            Thread poller = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("rdma-endpoint-group")).findFirst().orElseThrow();
+            ByteBuffer message = ByteBuffer.allocate(16);
+            for (int i = 0; i < warmUp; i++) {
+                client.send(message).join();
+                client.receive().join();
+            }
+            long pollerBefore = allocated.of(poller);
+            long callerBefore = allocated.of(Thread.currentThread());
+            long start = System.nanoTime();
+            for (int i = 0; i < rounds; i++) {
+                client.send(message).join();
+                client.receive().join();
+            }
+            long nanos = System.nanoTime() - start;
+            long caller = allocated.of(Thread.currentThread()) - callerBefore;
+            long polling = allocated.of(poller) - pollerBefore;
+            // each round trip: the polling thread posts 2 sends and delivers 2 messages (a 16-byte copy each)
+            double pollerPerMessage = polling / (4.0 * rounds);
+            System.out.printf("  %d round trips of 16 bytes, %.1f us each; polling thread %.1f bytes per message"
+                    + " handled, caller %.1f bytes per round trip%n", rounds, nanos / 1e3 / rounds, pollerPerMessage,
+                    caller / (double) rounds);
+            // the delivered copy (a ByteBuffer over a 16-byte array, about 72 bytes) and waking a
+            // virtual thread are all the polling thread may allocate: no work request, SGE or record
+            require(pollerPerMessage <= 128, "the polling thread allocates " + pollerPerMessage + " bytes per message");
+            client.close();
+            peer.close();
+        }
+    }
+
+    /**
+     * {@code com.sun.management.ThreadMXBean.getThreadAllocatedBytes}, reached by reflection: the
+     * test sources compile inside module org.jrdma, which does not read java.management, and run
+     * on the class path in the VM, where it is there.
+     */
+    private static final class AllocatedBytes {
+        private final Object bean;
+        private final Method bytes;
+
+        AllocatedBytes() throws ReflectiveOperationException {
+            bean = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
+            bytes = Class.forName("com.sun.management.ThreadMXBean").getMethod("getThreadAllocatedBytes", long.class);
+        }
+
+        long of(Thread thread) throws ReflectiveOperationException {
+            return (long) bytes.invoke(bean, thread.threadId());
         }
     }
 

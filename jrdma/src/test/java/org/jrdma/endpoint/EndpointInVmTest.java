@@ -21,6 +21,9 @@ class EndpointInVmTest {
             "echo in order",
             "credits make a fast sender wait for a slow receiver, no RNR",
             "four endpoints on virtual threads",
+            "eight endpoints sharing one completion queue and thread per side",
+            "RDMA write and read to a RemoteBuffer handed over in a message",
+            "allocation per message in steady state",
             "close fails pending sends and receives",
             "peer disconnect fails pending receives");
 

@@ -48,6 +48,7 @@ readonly VM_TOOLS=(
     "/usr/bin/rping:rdmacm-utils"
     "/usr/bin/ucmatose:rdmacm-utils"
     "/usr/bin/udaddy:rdmacm-utils"
+    "/usr/bin/mckey:rdmacm-utils"
 )
 
 timeout_seconds=300
