@@ -51,8 +51,12 @@ public final class VerbsTortureInVm {
      * spinning on yield keep a virtual thread that waited for a monitor from being scheduled again.
      */
     private static final long PAUSE_NANOS = 10_000;
-    /** How long a round's threads may take to stop before it counts as a hang. */
-    private static final Duration HANG = Duration.ofSeconds(10);
+    /**
+     * How long a round's threads may take to stop before it counts as a hang. A deadlock never
+     * ends; 10 s was once too short for a runnable virtual thread to get a carrier in the VM's two
+     * TCG vCPUs while the host ran three other VMs and builds.
+     */
+    private static final Duration HANG = Duration.ofSeconds(30);
     /** How soon a wait must return once its context is closed under it. */
     private static final Duration PROMPTLY = Duration.ofSeconds(3);
 
