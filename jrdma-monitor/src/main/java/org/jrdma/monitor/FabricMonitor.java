@@ -4,6 +4,8 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
@@ -28,12 +30,13 @@ import org.jrdma.subnet.SubnetDiscovery;
  * {@link MonitorConfig#interval()} on one thread of its own, served over HTTP by a
  * {@link MonitorServer} (Prometheus metrics, a JSON API and a web page). Each cycle rediscovers the
  * topology every {@link MonitorConfig#discoverEvery()} cycles (turning what changed into
- * {@link TopologyEvent}s), then reads PortCounters and PortCountersExtended of every port in
+ * {@link TopologyEvent}s) and refreshes it cheaply in the cycles between (every switch's NodeInfo
+ * and PortInfo, {@link TargetedReads#refresh}; a discovery if that finds a change), then reads PortCounters and PortCountersExtended of every port in
  * parallel ({@link CounterSweep}), and logs one line. {@link #close()} stops the cycles (waiting
  * for the one under way), the trap subscriptions, the server and the engine. With traps on, the
  * Reports the SA forwards (traps 64, 65, 128 and 144) are handled {@value #TRAP_DELAY_MILLIS} ms
  * after the first of a burst rather than at the next cycle: what each names is re-read
- * ({@link TrapRereads}: a switch's NodeInfo and PortInfo, the node beyond a port come up), and only
+ * ({@link TargetedReads}: a switch's NodeInfo and PortInfo, the node beyond a port come up), and only
  * what cannot be told that way brings a full discovery.
  */
 public final class FabricMonitor implements AutoCloseable {
@@ -54,9 +57,10 @@ public final class FabricMonitor implements AutoCloseable {
     });
     private final AtomicBoolean trapPending = new AtomicBoolean();
     private final ConcurrentLinkedQueue<TrapListener.Trap> pendingTraps = new ConcurrentLinkedQueue<>();
-    private final TrapRereads rereads;
+    private final TargetedReads rereads;
     private long discoveryMads;
     private long rereadMads;
+    private long refreshMads;
     private MonitorServer server;
     private TrapListener traps;
     private long cycle;
@@ -83,7 +87,7 @@ public final class FabricMonitor implements AutoCloseable {
         this.smp = new SmpClient(engine, config.timeout(), config.retries(), 0);
         this.gmp = new GmpClient(engine, config.timeout(), config.retries());
         this.state = new FabricState(config.thresholds(), config.forgetAfter().toMillis());
-        this.rereads = new TrapRereads(smp);
+        this.rereads = new TargetedReads(smp);
     }
 
     /**
@@ -191,6 +195,8 @@ public final class FabricMonitor implements AutoCloseable {
     public synchronized void cycle() {
         if (cycle++ % config.discoverEvery() == 0 || state.view().nodes().isEmpty()) {
             discover();
+        } else {
+            refresh();
         }
         CounterSweep.Result result = CounterSweep.run(gmp, engine.maxOutstanding() * 4, state.view());
         state.swept(result, System.nanoTime(), System.currentTimeMillis(), madsSent.get(), madsLost.get());
@@ -212,6 +218,39 @@ public final class FabricMonitor implements AutoCloseable {
         double seconds = (System.nanoTime() - start) / 1e9;
         List<TopologyEvent> events = state.discovered(FabricView.of(discovery.subnet()), seconds, System.currentTimeMillis());
         events.forEach(e -> log.println("jrdma-monitor: event " + e.kind().label() + ": " + e.text()));
+    }
+
+    /**
+     * The cheap refresh of a cycle without a discovery: every switch's NodeInfo and PortInfo re-read
+     * by directed route; if that finds a link or node gone or new, or a read fails, a full discovery.
+     */
+    private void refresh() {
+        long start = System.nanoTime();
+        long sentBefore = madsSent.get();
+        FabricView before = state.view();
+        FabricView now;
+        try {
+            now = rereads.refresh(before).orElse(null);
+        } catch (RdmaException e) {
+            now = null;
+        }
+        refreshMads = madsSent.get() - sentBefore;
+        if (now == null || !now.nodes().keySet().equals(before.nodes().keySet()) || !linkIds(now).equals(linkIds(before))) {
+            log.println("jrdma-monitor: the refresh found a change: discovering the subnet");
+            discover();
+            return;
+        }
+        state.discovered(now, (System.nanoTime() - start) / 1e9, System.currentTimeMillis())
+                .forEach(e -> log.println("jrdma-monitor: event " + e.kind().label() + ": " + e.text()));
+    }
+
+    private static Set<String> linkIds(FabricView view) {
+        return view.links().stream().map(FabricView.LinkView::id).collect(Collectors.toSet());
+    }
+
+    /** MADs the last refresh sent (its reads, not the discovery a change brings). */
+    synchronized long refreshMads() {
+        return refreshMads;
     }
 
     /** MADs the last full discovery sent. */

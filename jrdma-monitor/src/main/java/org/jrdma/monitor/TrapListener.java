@@ -22,7 +22,7 @@ import org.jrdma.mad.ReceivedMad;
  * an InformInfo SubnAdmSet with Subscribe 1 (every source LID, every producer), then a thread of its
  * own serving the SA class's Report method on this port: each SubnAdmReport(Notice) is answered with
  * its SubnAdmReportResp (the Notice echoed, as IBA 13.4.8.1 has the subscriber acknowledge it)
- * and handed to a consumer (the monitor re-reads what it names, {@link TrapRereads}, rather
+ * and handed to a consumer (the monitor re-reads what it names, {@link TargetedReads}, rather
  * than waiting for its next cycle). {@link #close()} cancels the subscriptions (Subscribe 0).
  */
 final class TrapListener implements AutoCloseable {

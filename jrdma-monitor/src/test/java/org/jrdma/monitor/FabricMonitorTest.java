@@ -174,6 +174,36 @@ class FabricMonitorTest {
         }
     }
 
+    @Test
+    @SimulatedFabric(topology = "fat-tree")
+    void cyclesBetweenDiscoveriesRefreshCheaplyAndDiscoverWhenTheRefreshFindsAChange(Fabric fabric) throws Exception {
+        MonitorConfig noTrapsRarelyDiscovering = new MonitorConfig(new java.net.InetSocketAddress(0), java.time.Duration.ofHours(1), 1000,
+                java.time.Duration.ofMillis(200), 2, 64, ErrorThresholds.NONE, java.time.Duration.ofHours(24), false);
+        try (MonitorFixture m = new MonitorFixture(fabric, noTrapsRarelyDiscovering)) {
+            long full = m.monitor.discoveryMads();
+            m.cycle();
+            long refresh = m.monitor.refreshMads();
+            System.out.println("FabricMonitorTest: a refresh took " + refresh + " MADs; the full discovery " + full);
+            assertTrue(refresh > 0 && refresh < full, "refresh " + refresh + " MADs, full discovery " + full);
+            assertTrue(!m.log().contains("the refresh found a change"), m.log());
+
+            fabric.unlink("leaf2", 5);
+            m.cycle();
+            assertTrue(m.log().contains("the refresh found a change: discovering the subnet"), m.log());
+            PrometheusText.Exposition down = m.metrics();
+            assertEquals(1, down.one("infiniband_monitor_topology_changes_total", Map.of("kind", "link_gone")).value());
+            assertEquals(15, down.one("infiniband_monitor_links", Map.of()).value());
+            assertEquals(1, down.one("infiniband_switch_port_state", Map.of("guid", LEAF2, "port", "5")).value());
+
+            fabric.relink("leaf2", 5);
+            m.cycle();
+            PrometheusText.Exposition up = m.metrics();
+            assertEquals(1, up.one("infiniband_monitor_topology_changes_total", Map.of("kind", "link_appeared")).value());
+            assertEquals(16, up.one("infiniband_monitor_links", Map.of()).value());
+            assertEquals(0, up.one("infiniband_monitor_traps_total", Map.of("trap", "128")).value(), "no traps: the refreshes alone");
+        }
+    }
+
     /** The traps were handled by re-reading what they named, with far fewer MADs than the full discovery. */
     private static void assertReadOnlyWhatTheTrapNamed(MonitorFixture m) {
         assertTrue(m.log().contains(" re-read with "), m.log());

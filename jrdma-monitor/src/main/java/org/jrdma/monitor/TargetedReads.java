@@ -24,7 +24,7 @@ import org.jrdma.subnet.Port;
 import org.jrdma.subnet.Subnet;
 
 /**
- * What a trap names, re-read by directed route instead of a full discovery: the switch of a trap 128
+ * Targeted reads of the subnet, cheaper than a full discovery: what a trap names, re-read by directed route instead of a full discovery: the switch of a trap 128
  * (link state change, IBA 14.2.5.1) or 144 (by its LID), or the switch a channel adapter is cabled
  * to for a trap 64 or 65 (GID in or out of service). The switch's NodeInfo and the PortInfo of each
  * of its ports are read by directed route (the last discovery's, then routes over the links of the
@@ -32,9 +32,10 @@ import org.jrdma.subnet.Subnet;
  * view; the far end's PortInfo is re-read by a route avoiding the link), a port come up gains one to the node NodeInfo finds beyond it: a known node, or a new
  * channel adapter (its NodeDescription and PortInfo read too). Anything else — a name the view does
  * not know (but a trap 65 of a port already gone from the view changes nothing), a new switch (there may be a subtree behind it), a route that no longer leads to the
- * node — gives no view, and the monitor discovers the whole subnet instead.
+ * node — gives no view, and the monitor discovers the whole subnet instead. {@link #refresh} re-reads
+ * every switch so, between full discoveries.
  */
-final class TrapRereads {
+final class TargetedReads {
     /** PortInfo PortState Down (IBA 14.2.5.6): a port with any other state has a link. */
     private static final int DOWN = 1;
     private final SmpClient smp;
@@ -42,7 +43,7 @@ final class TrapRereads {
     private final Map<String, String> portOwners = new HashMap<>();
     private String self;
 
-    TrapRereads(SmpClient smp) {
+    TargetedReads(SmpClient smp) {
         this.smp = smp;
     }
 
@@ -142,6 +143,30 @@ final class TrapRereads {
             }
         }
         return Optional.of(new FabricView(Collections.unmodifiableMap(nodes), List.copyOf(links)));
+    }
+
+    /**
+     * {@code view} with every switch in it re-read as for a trap, or empty if one of them finds what
+     * a re-read cannot tell: the monitor's cheap refresh between full discoveries.
+     *
+     * @throws org.jrdma.RdmaException if a read fails
+     */
+    Optional<FabricView> refresh(FabricView view) {
+        FabricView now = view;
+        for (NodeView node : view.nodes().values()) {
+            if (!node.isSwitch() || !now.nodes().containsKey(node.guid())) {
+                continue;
+            }
+            if (!routes.containsKey(node.guid())) {
+                return Optional.empty();
+            }
+            Optional<FabricView> next = rereadSwitch(now, node.guid());
+            if (next.isEmpty()) {
+                return next;
+            }
+            now = next.get();
+        }
+        return Optional.of(now);
     }
 
     /**
