@@ -34,17 +34,11 @@ record FabricDrawing(List<Vertex> vertices, List<Edge> edges) {
     private static final int BOX_HEIGHT = 36;
 
     /**
-     * A node: its id (the node GUID, {@code 0x} and 16 hex digits), its name, whether it is a switch, its row (0 at
-     * the top) and its column in that row.
+     * A node: its id (the node GUID, {@code 0x} and 16 hex digits), its name, whether it is a switch,
+     * its row (0 at the top) and column in that row, and the centre of its shape in the SVG (each row
+     * centred on the widest).
      */
-    record Vertex(String id, String name, boolean isSwitch, int row, int column) {
-        int x() {
-            return MARGIN + column * COLUMN + BOX_WIDTH / 2;
-        }
-
-        int y() {
-            return MARGIN + row * ROW + BOX_HEIGHT / 2;
-        }
+    record Vertex(String id, String name, boolean isSwitch, int row, int column, int x, int y) {
     }
 
     /** A link between port {@code aPort} of one node and port {@code bPort} of the other. */
@@ -62,12 +56,15 @@ record FabricDrawing(List<Vertex> vertices, List<Edge> edges) {
         Map<Integer, List<Node>> rows = new TreeMap<>();
         Comparator<Node> byName = Comparator.comparing(name).thenComparing(n -> n.guid().toHexString());
         subnet.nodes().forEach(n -> rows.computeIfAbsent(top - height.get(n), r -> new ArrayList<>()).add(n));
+        int widest = rows.values().stream().mapToInt(List::size).max().orElse(0);
         Map<Node, Vertex> vertices = new LinkedHashMap<>();
         rows.forEach((row, nodes) -> {
             nodes.sort(byName);
+            int indent = (widest - nodes.size()) * COLUMN / 2;
             for (int column = 0; column < nodes.size(); column++) {
                 Node n = nodes.get(column);
-                vertices.put(n, new Vertex(n.guid().toHexString(), name.apply(n), n.isSwitch(), row, column));
+                vertices.put(n, new Vertex(n.guid().toHexString(), name.apply(n), n.isSwitch(), row, column,
+                        MARGIN + indent + column * COLUMN + BOX_WIDTH / 2, MARGIN + row * ROW + BOX_HEIGHT / 2));
             }
         });
         Map<String, Edge> edges = new LinkedHashMap<>();
