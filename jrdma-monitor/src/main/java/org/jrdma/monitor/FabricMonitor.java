@@ -2,8 +2,12 @@ package org.jrdma.monitor;
 
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -26,14 +30,17 @@ import org.jrdma.subnet.SubnetDiscovery;
  * {@link MonitorConfig#interval()} on one thread of its own, served over HTTP by a
  * {@link MonitorServer} (Prometheus metrics, a JSON API and a web page). Each cycle rediscovers the
  * topology every {@link MonitorConfig#discoverEvery()} cycles (turning what changed into
- * {@link TopologyEvent}s), then reads PortCounters and PortCountersExtended of every port in
+ * {@link TopologyEvent}s) and refreshes it cheaply in the cycles between (every switch's NodeInfo
+ * and PortInfo, {@link TargetedReads#refresh}; a discovery if that finds a change), then reads PortCounters and PortCountersExtended of every port in
  * parallel ({@link CounterSweep}), and logs one line. {@link #close()} stops the cycles (waiting
- * for the one under way), the trap subscriptions, the server and the engine. With traps on, each
- * Report the SA forwards (trap 64, 65, 128 or 144) brings a rediscovery within
- * {@value #TRAP_DELAY_MILLIS} ms rather than at the next cycle.
+ * for the one under way), the trap subscriptions, the server and the engine. With traps on, the
+ * Reports the SA forwards (traps 64, 65, 128 and 144) are handled {@value #TRAP_DELAY_MILLIS} ms
+ * after the first of a burst rather than at the next cycle: what each names is re-read
+ * ({@link TargetedReads}: a switch's NodeInfo and PortInfo, the node beyond a port come up), and only
+ * what cannot be told that way brings a full discovery.
  */
 public final class FabricMonitor implements AutoCloseable {
-    /** How long after a trap the rediscovery starts, so that a burst of traps (one per port of a link) makes one. */
+    /** How long after a trap its re-read starts, so that a burst of traps (one per port of a link) is handled at once. */
     private static final long TRAP_DELAY_MILLIS = 300;
     private final MonitorConfig config;
     private final MadEngine engine;
@@ -49,10 +56,14 @@ public final class FabricMonitor implements AutoCloseable {
         return t;
     });
     private final AtomicBoolean trapPending = new AtomicBoolean();
+    private final ConcurrentLinkedQueue<TrapListener.Trap> pendingTraps = new ConcurrentLinkedQueue<>();
+    private final TargetedReads rereads;
+    private long discoveryMads;
+    private long rereadMads;
+    private long refreshMads;
     private MonitorServer server;
     private TrapListener traps;
     private long cycle;
-    private boolean discoverNow;
 
     /**
      * A monitor sending its MADs through {@code transport} (which it closes with itself); nothing
@@ -76,6 +87,7 @@ public final class FabricMonitor implements AutoCloseable {
         this.smp = new SmpClient(engine, config.timeout(), config.retries(), 0);
         this.gmp = new GmpClient(engine, config.timeout(), config.retries());
         this.state = new FabricState(config.thresholds(), config.forgetAfter().toMillis());
+        this.rereads = new TargetedReads(smp);
     }
 
     /**
@@ -105,23 +117,65 @@ public final class FabricMonitor implements AutoCloseable {
         }
     }
 
-    /** A trap came: count it, log it, and rediscover soon (once for a burst of traps) instead of at the next cycle. */
+    /** A trap came: count it, log it, and re-read what it names soon (with the rest of its burst) instead of at the next cycle. */
     private void trapped(TrapListener.Trap trap) {
         state.trap(trap.number());
         log.println("jrdma-monitor: trap " + trap.number() + " (" + trap.subject() + ") from LID " + trap.issuerLid());
+        pendingTraps.add(trap);
         if (trapPending.compareAndSet(false, true)) {
             try {
                 cycles.schedule(() -> {
                     trapPending.set(false);
-                    synchronized (this) {
-                        discoverNow = true;
+                    try {
+                        handleTraps();
+                    } catch (RuntimeException e) {
+                        log.println("jrdma-monitor: handling traps failed: " + e);
                     }
-                    cycleLogged();
                 }, TRAP_DELAY_MILLIS, TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException e) {
                 // Closing: no more cycles.
             }
         }
+    }
+
+    /**
+     * Re-reads what the pending traps name, one after the other on the model, or discovers the
+     * whole subnet if one of them names what a re-read cannot tell (or a read fails).
+     */
+    private synchronized void handleTraps() {
+        List<TrapListener.Trap> traps = new ArrayList<>();
+        for (TrapListener.Trap t; (t = pendingTraps.poll()) != null; ) {
+            traps.add(t);
+        }
+        if (traps.isEmpty()) {
+            return;
+        }
+        long start = System.nanoTime();
+        long sentBefore = madsSent.get();
+        FabricView view = state.view();
+        String why = "they name what a re-read cannot tell";
+        try {
+            for (TrapListener.Trap trap : traps) {
+                view = view.nodes().isEmpty() ? null : rereads.reread(view, trap).orElse(null);
+                if (view == null) {
+                    break;
+                }
+            }
+        } catch (RdmaException e) {
+            view = null;
+            why = "a re-read failed (" + e.getMessage() + ")";
+        }
+        List<Integer> numbers = traps.stream().map(TrapListener.Trap::number).toList();
+        if (view == null) {
+            log.println("jrdma-monitor: traps " + numbers + ": " + why + "; discovering the subnet");
+            discover();
+            return;
+        }
+        rereadMads = madsSent.get() - sentBefore;
+        List<TopologyEvent> events = state.discovered(view, (System.nanoTime() - start) / 1e9, System.currentTimeMillis());
+        log.println(String.format(Locale.ROOT, "jrdma-monitor: traps %s re-read with %d MADs in %.3f s (the last full discovery took %d MADs)",
+                numbers, rereadMads, (System.nanoTime() - start) / 1e9, discoveryMads));
+        events.forEach(e -> log.println("jrdma-monitor: event " + e.kind().label() + ": " + e.text()));
     }
 
     /** The address the HTTP server listens on, {@code host:port}. */
@@ -139,13 +193,10 @@ public final class FabricMonitor implements AutoCloseable {
 
     /** One cycle: a discovery when due, a counter sweep, a log line. */
     public synchronized void cycle() {
-        if (cycle++ % config.discoverEvery() == 0 || state.view().nodes().isEmpty() || discoverNow) {
-            discoverNow = false;
-            long start = System.nanoTime();
-            SubnetDiscovery discovery = SubnetDiscovery.run(smp);
-            double seconds = (System.nanoTime() - start) / 1e9;
-            List<TopologyEvent> events = state.discovered(FabricView.of(discovery.subnet()), seconds, System.currentTimeMillis());
-            events.forEach(e -> log.println("jrdma-monitor: event " + e.kind().label() + ": " + e.text()));
+        if (cycle++ % config.discoverEvery() == 0 || state.view().nodes().isEmpty()) {
+            discover();
+        } else {
+            refresh();
         }
         CounterSweep.Result result = CounterSweep.run(gmp, engine.maxOutstanding() * 4, state.view());
         state.swept(result, System.nanoTime(), System.currentTimeMillis(), madsSent.get(), madsLost.get());
@@ -155,6 +206,61 @@ public final class FabricMonitor implements AutoCloseable {
                 Instant.ofEpochMilli(stats.lastSweepEndMillis()), stats.sweeps(), state.view().nodes().size(), state.view().links().size(),
                 stats.lastPortsRead(), stats.lastSweepSeconds(), stats.lastFailedPorts(), stats.lastDiscoverySeconds(),
                 state.portsWithErrors(), stats.madsSent(), stats.madsLost()));
+    }
+
+    /** A full directed-route discovery of the subnet, taken into the model (its changes logged as events). */
+    private void discover() {
+        long start = System.nanoTime();
+        long sentBefore = madsSent.get();
+        SubnetDiscovery discovery = SubnetDiscovery.run(smp);
+        discoveryMads = madsSent.get() - sentBefore;
+        rereads.discovered(discovery.subnet());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        List<TopologyEvent> events = state.discovered(FabricView.of(discovery.subnet()), seconds, System.currentTimeMillis());
+        events.forEach(e -> log.println("jrdma-monitor: event " + e.kind().label() + ": " + e.text()));
+    }
+
+    /**
+     * The cheap refresh of a cycle without a discovery: every switch's NodeInfo and PortInfo re-read
+     * by directed route; if that finds a link or node gone or new, or a read fails, a full discovery.
+     */
+    private void refresh() {
+        long start = System.nanoTime();
+        long sentBefore = madsSent.get();
+        FabricView before = state.view();
+        FabricView now;
+        try {
+            now = rereads.refresh(before).orElse(null);
+        } catch (RdmaException e) {
+            now = null;
+        }
+        refreshMads = madsSent.get() - sentBefore;
+        if (now == null || !now.nodes().keySet().equals(before.nodes().keySet()) || !linkIds(now).equals(linkIds(before))) {
+            log.println("jrdma-monitor: the refresh found a change: discovering the subnet");
+            discover();
+            return;
+        }
+        state.discovered(now, (System.nanoTime() - start) / 1e9, System.currentTimeMillis())
+                .forEach(e -> log.println("jrdma-monitor: event " + e.kind().label() + ": " + e.text()));
+    }
+
+    private static Set<String> linkIds(FabricView view) {
+        return view.links().stream().map(FabricView.LinkView::id).collect(Collectors.toSet());
+    }
+
+    /** MADs the last refresh sent (its reads, not the discovery a change brings). */
+    synchronized long refreshMads() {
+        return refreshMads;
+    }
+
+    /** MADs the last full discovery sent. */
+    synchronized long discoveryMads() {
+        return discoveryMads;
+    }
+
+    /** MADs the last re-read after traps sent (0 before any). */
+    synchronized long rereadMads() {
+        return rereadMads;
     }
 
     /** The live model (for the soak and benchmark commands and the tests of this module). */

@@ -90,8 +90,12 @@ record FabricView(Map<String, NodeView> nodes, List<LinkView> links) {
     }
 
     private static PortView portView(Port port) {
-        SmpPortInfo info = port.info();
-        return new PortView(port.number(), port.lid(), info.portState(), info.portPhysicalState(),
+        return portView(port.number(), port.lid(), port.info());
+    }
+
+    /** Port {@code number}'s essentials from its PortInfo; {@code lid} is the port's base LID (port 0's for a switch). */
+    static PortView portView(int number, int lid, SmpPortInfo info) {
+        return new PortView(number, lid, info.portState(), info.portPhysicalState(),
                 lanes(info.linkWidthActive()), laneSpeed(info.linkSpeedActive(), info.linkSpeedExtActive()),
                 widestLanes(info.linkWidthSupported()), fastest(info.linkSpeedSupported(), info.linkSpeedExtSupported()));
     }

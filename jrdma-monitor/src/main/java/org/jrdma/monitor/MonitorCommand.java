@@ -55,7 +55,7 @@ public final class MonitorCommand implements Callable<Integer> {
     @Option(names = "--interval", paramLabel = "DURATION", defaultValue = "10s", description = "time between cycles, e.g. 10s, 500ms, 1m (default: ${DEFAULT-VALUE})")
     String interval;
 
-    @Option(names = "--discover-every", paramLabel = "N", defaultValue = "1", description = "rediscover the topology every N cycles (default: ${DEFAULT-VALUE})")
+    @Option(names = "--discover-every", paramLabel = "N", defaultValue = "1", description = "rediscover the topology every N cycles, refreshing it cheaply (PortInfo of every switch) in the cycles between (default: ${DEFAULT-VALUE})")
     int discoverEvery;
 
     @Option(names = {"-t", "--timeout"}, paramLabel = "MS", defaultValue = "200", description = "timeout of each MAD in ms (default: ${DEFAULT-VALUE})")

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 import org.jrdma.RdmaException;
+import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.smp.SmpInformInfo;
 import org.jrdma.iba.smp.SmpNotice;
@@ -21,7 +22,7 @@ import org.jrdma.mad.ReceivedMad;
  * an InformInfo SubnAdmSet with Subscribe 1 (every source LID, every producer), then a thread of its
  * own serving the SA class's Report method on this port: each SubnAdmReport(Notice) is answered with
  * its SubnAdmReportResp (the Notice echoed, as IBA 13.4.8.1 has the subscriber acknowledge it)
- * and handed to a consumer (the monitor rediscovers the fabric on it rather
+ * and handed to a consumer (the monitor re-reads what it names, {@link TargetedReads}, rather
  * than waiting for its next cycle). {@link #close()} cancels the subscriptions (Subscribe 0).
  */
 final class TrapListener implements AutoCloseable {
@@ -32,18 +33,29 @@ final class TrapListener implements AutoCloseable {
     private static final int ALL_TYPES = 0xFFFF;
     private static final int ALL_PRODUCERS = 0xFFFFFF;
 
-    /** A trap the SA forwarded: its number, the LID or GID it concerns as text, and the issuer's LID. */
-    record Trap(int number, String subject, int issuerLid) {
+    /**
+     * A trap the SA forwarded: its number, the LID or GID it concerns as text, the issuer's LID, the
+     * LID it names (128, 144; else 0) and the port GUID it names (64, 65: the GID's interface ID; else null).
+     */
+    record Trap(int number, String subject, int issuerLid, int lid, String portGuid) {
         static Trap of(SmpNotice notice) {
             int number = notice.trapNumberOrDeviceId();
             byte[] details = notice.dataDetails();
-            String subject = switch (number) {
-                case 64, 65 -> "GID " + SmpNoticeTrap64.decode(details, 0).gidAddr();
-                case 128 -> "switch LID " + SmpNoticeTrap128.decode(details, 0).lidAddr();
-                case 144 -> "LID " + SmpNoticeTrap144.decode(details, 0).lidAddr();
-                default -> "";
+            return switch (number) {
+                case 64, 65 -> {
+                    Gid gid = SmpNoticeTrap64.decode(details, 0).gidAddr();
+                    yield new Trap(number, "GID " + gid, notice.issuerLid(), 0, gid.guid().toHexString());
+                }
+                case 128 -> {
+                    int lid = SmpNoticeTrap128.decode(details, 0).lidAddr();
+                    yield new Trap(number, "switch LID " + lid, notice.issuerLid(), lid, null);
+                }
+                case 144 -> {
+                    int lid = SmpNoticeTrap144.decode(details, 0).lidAddr();
+                    yield new Trap(number, "LID " + lid, notice.issuerLid(), lid, null);
+                }
+                default -> new Trap(number, "", notice.issuerLid(), 0, null);
             };
-            return new Trap(number, subject, notice.issuerLid());
         }
     }
 

@@ -141,11 +141,76 @@ class FabricMonitorTest {
             assertEquals(1, down.one("infiniband_monitor_topology_changes_total", Map.of("kind", "link_gone")).value());
             assertEquals(7, down.one("infiniband_monitor_nodes", Map.of("type", "hca")).value());
             assertTrue(m.log().contains("trap 128 (switch LID "), m.log());
+            assertReadOnlyWhatTheTrapNamed(m);
 
             fabric.relink("node05 HCA-1", 1);
             PrometheusText.Exposition up = m.awaitMetrics(e -> e.one("infiniband_monitor_topology_changes_total", Map.of("kind", "node_appeared")).value() == 1);
             assertEquals(8, up.one("infiniband_monitor_nodes", Map.of("type", "hca")).value());
+            assertEquals(16, up.one("infiniband_monitor_links", Map.of()).value());
             assertTrue(up.one("infiniband_monitor_traps_total", Map.of("trap", "128")).value() >= 2, m.log());
+            assertEquals(1, up.find("infiniband_hca_info", Map.of("guid", "0x0002c90300001050", "hca", "node05 HCA-1")).size());
+            assertReadOnlyWhatTheTrapNamed(m);
         }
+    }
+
+    @Test
+    @SimulatedFabric(topology = "fat-tree")
+    void theTrapsOfAnInterSwitchLinkAreHandledByReReadingBothSwitches(Fabric fabric) throws Exception {
+        try (MonitorFixture m = new MonitorFixture(fabric)) {
+            Map<String, String> leaf2Port5 = Map.of("guid", LEAF2, "port", "5");
+            fabric.unlink("leaf2", 5);
+            PrometheusText.Exposition down = m.awaitMetrics(e -> e.one("infiniband_monitor_topology_changes_total", Map.of("kind", "link_gone")).value() == 1
+                    && e.one("infiniband_switch_port_state", leaf2Port5).value() == 1
+                    && e.one("infiniband_switch_port_state", Map.of("guid", SPINE1, "port", "2")).value() == 1);
+            assertEquals(15, down.one("infiniband_monitor_links", Map.of()).value());
+            assertEquals(0, down.one("infiniband_monitor_topology_changes_total", Map.of("kind", "node_gone")).value());
+            assertReadOnlyWhatTheTrapNamed(m);
+
+            fabric.relink("leaf2", 5);
+            PrometheusText.Exposition up = m.awaitMetrics(e -> e.one("infiniband_monitor_topology_changes_total", Map.of("kind", "link_appeared")).value() == 1);
+            assertEquals(16, up.one("infiniband_monitor_links", Map.of()).value());
+            assertEquals(1, up.find("infiniband_switch_uplink_info", leaf2Port5).size());
+            assertReadOnlyWhatTheTrapNamed(m);
+        }
+    }
+
+    @Test
+    @SimulatedFabric(topology = "fat-tree")
+    void cyclesBetweenDiscoveriesRefreshCheaplyAndDiscoverWhenTheRefreshFindsAChange(Fabric fabric) throws Exception {
+        MonitorConfig noTrapsRarelyDiscovering = new MonitorConfig(new java.net.InetSocketAddress(0), java.time.Duration.ofHours(1), 1000,
+                java.time.Duration.ofMillis(200), 2, 64, ErrorThresholds.NONE, java.time.Duration.ofHours(24), false);
+        try (MonitorFixture m = new MonitorFixture(fabric, noTrapsRarelyDiscovering)) {
+            long full = m.monitor.discoveryMads();
+            m.cycle();
+            long refresh = m.monitor.refreshMads();
+            System.out.println("FabricMonitorTest: a refresh took " + refresh + " MADs; the full discovery " + full);
+            assertTrue(refresh > 0 && refresh < full, "refresh " + refresh + " MADs, full discovery " + full);
+            assertTrue(!m.log().contains("the refresh found a change"), m.log());
+
+            fabric.unlink("leaf2", 5);
+            m.cycle();
+            assertTrue(m.log().contains("the refresh found a change: discovering the subnet"), m.log());
+            PrometheusText.Exposition down = m.metrics();
+            assertEquals(1, down.one("infiniband_monitor_topology_changes_total", Map.of("kind", "link_gone")).value());
+            assertEquals(15, down.one("infiniband_monitor_links", Map.of()).value());
+            assertEquals(1, down.one("infiniband_switch_port_state", Map.of("guid", LEAF2, "port", "5")).value());
+
+            fabric.relink("leaf2", 5);
+            m.cycle();
+            PrometheusText.Exposition up = m.metrics();
+            assertEquals(1, up.one("infiniband_monitor_topology_changes_total", Map.of("kind", "link_appeared")).value());
+            assertEquals(16, up.one("infiniband_monitor_links", Map.of()).value());
+            assertEquals(0, up.one("infiniband_monitor_traps_total", Map.of("trap", "128")).value(), "no traps: the refreshes alone");
+        }
+    }
+
+    /** The traps were handled by re-reading what they named, with far fewer MADs than the full discovery. */
+    private static void assertReadOnlyWhatTheTrapNamed(MonitorFixture m) {
+        assertTrue(m.log().contains(" re-read with "), m.log());
+        assertTrue(!m.log().contains("discovering the subnet"), m.log());
+        long reread = m.monitor.rereadMads();
+        long full = m.monitor.discoveryMads();
+        System.out.println("FabricMonitorTest: traps re-read with " + reread + " MADs; the full discovery took " + full);
+        assertTrue(reread > 0 && reread * 4 < full, "re-read " + reread + " MADs, full discovery " + full);
     }
 }

@@ -26,7 +26,12 @@ final class MonitorFixture implements AutoCloseable {
     private final HttpClient http = HttpClient.newHttpClient();
 
     MonitorFixture(Fabric fabric) {
-        MonitorConfig config = MonitorConfig.defaults()
+        this(fabric, MonitorConfig.defaults());
+    }
+
+    /** A fixture with {@code config}, but the server on a free loopback port and the cycles an hour apart. */
+    MonitorFixture(Fabric fabric, MonitorConfig base) {
+        MonitorConfig config = base
                 .withListen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
                 .withInterval(Duration.ofHours(1));
         monitor = new FabricMonitor(config, IbsimTransport.attach(fabric.socketName(), ATTACH_AT),

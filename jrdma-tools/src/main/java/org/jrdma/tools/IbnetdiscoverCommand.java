@@ -1,6 +1,8 @@
 package org.jrdma.tools;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.Arrays;
@@ -49,9 +51,20 @@ final class IbnetdiscoverCommand extends FabricCommand {
             description = "what --diff compares, comma separated: sw, ca, router, port, lid, nodedesc (default: sw,ca,router,port)")
     String diffcheck;
 
+    @Option(names = "--dot", paramLabel = "FILE",
+            description = "also write the fabric as a Graphviz DOT graph to FILE (- for standard output, instead of the topology file)")
+    String dot;
+
+    @Option(names = "--svg", paramLabel = "FILE",
+            description = "also write the fabric as an SVG drawing to FILE (- for standard output, instead of the topology file)")
+    String svg;
+
     @Override
     int run() {
         Set<SubnetDiff.Check> checks = diffChecks();
+        if ("-".equals(dot) && "-".equals(svg)) {
+            throw new UsageException("--dot and --svg cannot both write to standard output");
+        }
         NodeNameMap map = names.map();
         Subnet before = diff == null ? null : load(diff, "loading cached fabric for diff failed");
         Subnet subnet;
@@ -69,9 +82,18 @@ final class IbnetdiscoverCommand extends FabricCommand {
             problems = discovery.problems();
         }
         Function<Node, String> displayName = node -> map.name(node.guid(), node.description());
+        FabricDrawing drawing = dot == null && svg == null ? null : FabricDrawing.of(subnet, displayName);
         PrintWriter out = out();
-        out.print(before == null ? TopologyWriter.write(subnet, ZonedDateTime.now(), displayName)
-                : SubnetDiff.write(before, subnet, checks, displayName));
+        if (!"-".equals(dot) && !"-".equals(svg)) {
+            out.print(before == null ? TopologyWriter.write(subnet, ZonedDateTime.now(), displayName)
+                    : SubnetDiff.write(before, subnet, checks, displayName));
+        }
+        if (dot != null) {
+            write(dot, drawing.dot(), out);
+        }
+        if (svg != null) {
+            write(svg, drawing.svg(), out);
+        }
         out.flush();
         if (cache != null) {
             try {
@@ -81,6 +103,19 @@ final class IbnetdiscoverCommand extends FabricCommand {
             }
         }
         return reportProblems(problems);
+    }
+
+    /** Writes {@code text} to {@code file}, or to {@code out} if {@code file} is {@code -}. */
+    private static void write(String file, String text, PrintWriter out) {
+        if (file.equals("-")) {
+            out.print(text);
+            return;
+        }
+        try {
+            Files.writeString(Path.of(file), text);
+        } catch (IOException e) {
+            throw DiagError.exit("cannot write " + file + ": " + e.getMessage());
+        }
     }
 
     /** {@code --diffcheck}'s checks, or the default ones. */
