@@ -44,6 +44,27 @@ ensure_packages() {
         fail "apt-get install ${missing[*]} failed"
 }
 
+# The Prometheus project's own text-format parser, promtool (Debian's prometheus package), which
+# the monitor's tests run on its /metrics. Only the binary is unpacked, under .jrdma/tools: the
+# package itself would install and start a Prometheus server.
+PROMTOOL="$JRDMA_ROOT/.jrdma/tools/promtool"
+ensure_promtool() {
+    [[ -x "$PROMTOOL" ]] && return 0
+    local work
+    work=$(mktemp -d)
+    if ! (cd "$work" && apt-get download -qq prometheus >/dev/null 2>&1); then
+        local sudo=()
+        ((EUID != 0)) && sudo=(sudo)
+        "${sudo[@]}" apt-get update -qq || fail "apt-get update failed"
+        (cd "$work" && apt-get download -qq prometheus >/dev/null) || fail "apt-get download prometheus failed"
+    fi
+    dpkg-deb -x "$work"/prometheus_*.deb "$work/x" || fail "cannot unpack the prometheus package"
+    mkdir -p "$(dirname "$PROMTOOL")"
+    cp "$work/x/usr/bin/promtool" "$PROMTOOL"
+    rm -rf "$work"
+    say "promtool: $("$PROMTOOL" --version 2>&1 | head -n 1)"
+}
+
 # Selects a JDK 25 or newer: $JAVA_HOME if it is one, else the first under /usr/lib/jvm.
 select_jdk() {
     local candidate

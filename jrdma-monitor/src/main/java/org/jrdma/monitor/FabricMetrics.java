@@ -115,7 +115,7 @@ final class FabricMetrics implements MultiCollector {
         out.add(counter("infiniband_monitor_sweeps", "Counter sweeps done", one(stats.sweeps())));
         out.add(counter("infiniband_monitor_mads_sent", "MADs the monitor sent (every attempt)", one(stats.madsSent())));
         out.add(counter("infiniband_monitor_mads_lost", "MAD requests unanswered after all their attempts", one(stats.madsLost())));
-        out.add(counter("infiniband_monitor_counter_resets", "Port counters found lower than at the sweep before (cleared)", one(stats.counterResets())));
+        out.add(counter("infiniband_monitor_port_resets", "Port counters found lower than at the sweep before (cleared), counted per counter", one(stats.counterResets())));
         out.add(gauge("infiniband_monitor_sweep_duration_seconds", "Duration of the last counter sweep", one(stats.lastSweepSeconds())));
         out.add(gauge("infiniband_monitor_discovery_duration_seconds", "Duration of the last topology discovery", one(stats.lastDiscoverySeconds())));
         out.add(gauge("infiniband_monitor_ports_read", "Ports whose counters the last sweep read", one(stats.lastPortsRead())));

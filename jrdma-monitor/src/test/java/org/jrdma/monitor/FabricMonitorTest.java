@@ -47,7 +47,9 @@ class FabricMonitorTest {
             m.cycle();
             long after = System.nanoTime();
 
-            PrometheusText.Exposition metrics = m.metrics();
+            String text = m.get("/metrics");
+            Promtool.assertAccepts(text);
+            PrometheusText.Exposition metrics = PrometheusText.parse(text);
             Map<String, String> leaf1Port5 = Map.of("guid", LEAF1, "port", "5", "switch", "leaf1",
                     "uplink", "spine1", "uplink_guid", SPINE1, "uplink_port", "1");
             double bytes = metrics.one("infiniband_switch_port_transmit_data_bytes_total", leaf1Port5).value();
@@ -69,7 +71,7 @@ class FabricMonitorTest {
             fabric.performanceSet("leaf1", 5, "PortCountersExtended", "PortXmitData", 10);
             m.cycle();
             PrometheusText.Exposition reset = m.metrics();
-            assertTrue(reset.one("infiniband_monitor_counter_resets_total", Map.of()).value() >= 1);
+            assertTrue(reset.one("infiniband_monitor_port_resets_total", Map.of()).value() >= 1);
             assertTrue(reset.one("infiniband_switch_port_transmit_data_bytes_per_second", leaf1Port5).value() < 1_000_000);
 
             JsonNode node = new ObjectMapper().readTree(m.get("/api/node?guid=" + LEAF1));
