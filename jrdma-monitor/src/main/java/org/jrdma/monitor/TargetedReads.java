@@ -25,8 +25,10 @@ import org.jrdma.subnet.Subnet;
 
 /**
  * Targeted reads of the subnet, cheaper than a full discovery: what a trap names, re-read by directed route instead of a full discovery: the switch of a trap 128
- * (link state change, IBA 14.2.5.1) or 144 (by its LID), or the switch a channel adapter is cabled
- * to for a trap 64 or 65 (GID in or out of service). The switch's NodeInfo and the PortInfo of each
+ * (link state change, IBA 14.2.5.1), the switch of a trap 144 (a port's capability mask, node
+ * description or link speed changed; by its LID: the switch itself, or the one a channel adapter
+ * with that LID is cabled to), or the switch a channel adapter is cabled to for a trap 64 or 65
+ * (GID in or out of service). The switch's NodeInfo and the PortInfo of each
  * of its ports are read by directed route (the last discovery's, then routes over the links of the
  * view); a port gone Down loses its link (nodes no longer reachable from the monitor's own leave the
  * view; the far end's PortInfo is re-read by a route avoiding the link), a port come up gains one to the node NodeInfo finds beyond it: a known node, or a new
@@ -72,7 +74,8 @@ final class TargetedReads {
             return Optional.of(view);   // out of service, and already out of the view (a trap 128 before it was re-read)
         }
         String guid = switch (trap.number()) {
-            case 128, 144 -> switchByLid(view, trap.lid());
+            case 128 -> switchByLid(view, trap.lid());
+            case 144 -> switchOf(view, nodeByLid(view, trap.lid()));
             case 64, 65 -> switchOf(view, owner);
             default -> null;
         };
@@ -84,6 +87,11 @@ final class TargetedReads {
 
     private static String switchByLid(FabricView view, int lid) {
         return view.nodes().values().stream().filter(n -> n.isSwitch() && n.lid() == lid).map(NodeView::guid).findFirst().orElse(null);
+    }
+
+    /** The node whose port (a channel adapter's) or port 0 (a switch's) has {@code lid}, or null. */
+    private static String nodeByLid(FabricView view, int lid) {
+        return view.nodes().values().stream().filter(n -> n.lid() == lid).map(NodeView::guid).findFirst().orElse(null);
     }
 
     /** The node itself if a switch, else the switch at the other end of its (first) link in {@code view}. */
