@@ -86,4 +86,16 @@ record AgainstC(IbtoolRun ours, ToolResult c) {
         assertTrue(maskPids(ours.err()).startsWith(maskPids(c.stderr())), "standard error should begin with the C tool's\n" + context);
         return this;
     }
+
+    /**
+     * Asserts a usage error as the C tool reports it: status 2 from both tools, nothing on ibtool's
+     * standard output, and ibtool's standard error beginning with the C tool's first line.
+     */
+    AgainstC assertUsageError() {
+        assertEquals(2, c.exitCode(), c.stderr());
+        assertEquals(2, ours.exitCode(), ours.err());
+        assertEquals("", ours.out());
+        assertTrue(ours.err().startsWith(c.stderr().lines().findFirst().orElseThrow()), ours.err());
+        return this;
+    }
 }
