@@ -2,5 +2,7 @@
 module org.jrdma.tools {
     requires org.jrdma;
     requires info.picocli;
+    requires org.jline;
     opens org.jrdma.tools to info.picocli;
+    opens org.jrdma.tools.shell to info.picocli;
 }

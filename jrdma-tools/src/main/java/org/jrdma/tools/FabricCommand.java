@@ -17,10 +17,13 @@ abstract class FabricCommand extends IbtoolCommand {
 
     private MadEngine engine;
 
-    /** The engine on the port the options name, opened on first use. */
+    /**
+     * The engine on the port the options name, opened on first use; in an {@code ibtool shell} or
+     * {@code --batch}, the one an earlier command opened on the same port ({@link SharedEngines}).
+     */
     final MadEngine engine() {
         if (engine == null) {
-            engine = fabric.openEngine();
+            engine = SharedEngines.engine(fabric.sharingKey(), fabric::openEngine);
         }
         return engine;
     }
@@ -35,10 +38,10 @@ abstract class FabricCommand extends IbtoolCommand {
         return fabric.gmp(engine());
     }
 
-    /** Closes the engine, if the command opened it. */
+    /** Closes the engine, if the command opened it and does not share it with the commands after it. */
     @Override
     final void release() {
-        if (engine != null) {
+        if (engine != null && !SharedEngines.shared(engine)) {
             engine.close();
         }
     }

@@ -113,6 +113,19 @@ public final class FabricOptions {
                 .warn("mad_rpc_open_port", "can't open UMAD port (" + caText + ":" + portNumber + ")");
     }
 
+    /**
+     * What makes two commands' engines interchangeable ({@link SharedEngines}): the port these
+     * options name and how it is opened (for a kernel port its response timeout), and the bound on
+     * MADs in flight; {@code null} with {@code --trace}, whose tracer belongs to one command.
+     */
+    String sharingKey() {
+        if (trace) {
+            return null;
+        }
+        String port = sim.requested() ? "sim " + sim.target() : "umad " + ca + " " + this.port + " " + timeoutMillis;
+        return port + " outstanding " + maxOutstanding;
+    }
+
     /** An engine over the transport these options name, with their bound on MADs in flight. */
     MadEngine openEngine() {
         if (maxOutstanding < 1) {

@@ -2,9 +2,12 @@ package org.jrdma.tools;
 
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jrdma.tools.shell.Batch;
+import org.jrdma.tools.shell.ShellCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -22,13 +25,21 @@ public final class Ibtool implements Callable<Integer> {
             NodeListCommand.Hosts.class, NodeListCommand.Switches.class, NodeListCommand.Routers.class,
             NodeListCommand.Nodes.class, IblinkinfoCommand.class, SminfoCommand.class, IbaddrCommand.class,
             SmpdumpCommand.class, DecodeMadCommand.class, IbstatCommand.class, IbqueryerrorsCommand.class,
-            IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class);
+            IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class,
+            ShellCommand.class);
 
     @Spec
     private CommandSpec spec;
 
+    @Option(names = "--batch", paramLabel = "FILE", description = "run the ibtool commands of FILE, one per line (- for standard input), in this JVM ("
+            + "each line prints what ibtool LINE would; the status: the first failing line's, else 0)")
+    private String batch;
+
     @Override
     public Integer call() {
+        if (batch != null) {
+            return Batch.run(batch, spec.commandLine().getOut(), spec.commandLine().getErr());
+        }
         spec.commandLine().usage(spec.commandLine().getOut());
         return ExitCodes.OK;
     }

@@ -20,6 +20,13 @@ public final class SimOptions {
         return sim != null;
     }
 
+    /** The simulated fabric and node these options name, as {@code SOCKNAME NODE} ({@code null} for ibsim's first node). */
+    String target() {
+        String socket = !sim.isEmpty() ? sim : System.getenv().getOrDefault("IBSIM_SOCKNAME", "sim");
+        String node = simNode != null ? simNode : System.getenv("SIM_HOST");
+        return socket + " " + node;
+    }
+
     /**
      * Attaches to the simulated fabric and node these options name.
      *
