@@ -108,6 +108,20 @@ record_ibtool_aot_cache() {
         "$JAVA_HOME/bin/java" "${IBTOOL_JAVA_OPTIONS[@]}" -jar "$IBTOOL_JAR"
 }
 
+# ibtool's bash completion script and man pages, as the build writes them (jrdma-tools/target/ibtool-docs,
+# src/build/IbtoolDocs.java) installed under .jrdma: the script as .jrdma/completion/ibtool, the
+# pages turned from AsciiDoc into man(1) files by asciidoctor (Debian's, installed here only: the
+# tests read the build's files) in .jrdma/man/man1. Use: source .jrdma/completion/ibtool;
+# MANPATH=$PWD/.jrdma/man: man ibtool-perfquery.
+install_ibtool_docs() {
+    local docs="$JRDMA_ROOT/jrdma-tools/target/ibtool-docs" JRDMA_PACKAGES=(asciidoctor)
+    ensure_packages
+    rm -rf "$JRDMA_ROOT/.jrdma/completion" "$JRDMA_ROOT/.jrdma/man"
+    mkdir -p "$JRDMA_ROOT/.jrdma/completion" "$JRDMA_ROOT/.jrdma/man/man1"
+    cp "$docs/ibtool_completion" "$JRDMA_ROOT/.jrdma/completion/ibtool"
+    asciidoctor -b manpage -D "$JRDMA_ROOT/.jrdma/man/man1" "$docs"/man/*.adoc
+}
+
 # Runs a named stage and prints how long it took: stage NAME COMMAND...
 stage() {
     local name=$1 start end status=0
