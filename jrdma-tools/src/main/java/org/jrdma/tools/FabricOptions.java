@@ -58,6 +58,35 @@ public final class FabricOptions {
     @Option(names = "--max-outstanding", paramLabel = "N", defaultValue = "16", description = "MADs in flight at once (default: ${DEFAULT-VALUE})")
     int maxOutstanding;
 
+    /** {@code -s/--sm_port}, where the command leaves it free ({@link CommonOptions}): the SM LID as given, or null. */
+    String smPortText;
+
+    /** {@code -o/--outstanding_smps}, where the command leaves it free ({@link CommonOptions}), or null. */
+    Integer outstandingSmps;
+
+    /** {@code -Y/--pkey-idx} as given, or null. */
+    private String pkeyIndexText;
+
+    /**
+     * {@code -z/--config FILE}: infiniband-diags' configuration file, whose values ({@link DiagConfig})
+     * are the defaults of {@code -C}, {@code -P}, {@code -t} and {@code -y} over those of the default file.
+     */
+    @Option(names = {"-z", "--config"}, paramLabel = "<config>",
+            description = "use config file, default: " + "/etc/infiniband-diags/ibdiag.conf" + " (CA, Port, timeout, m_key)")
+    java.nio.file.Path configFile;
+
+    @Option(names = {"-Y", "--pkey-idx"}, paramLabel = "<idx>", description = "P_Key table index for outgoing SA/GMP MADs (default 0; "
+            + "checked as the C tools check it, jrdma sends at index 0)")
+    void pkeyIndex(String text) {
+        pkeyIndexText = text;
+    }
+
+    @Option(names = {"-e", "--errors"}, description = "show send and receive errors (jrdma always explains a failed MAD after the C tools' message)")
+    boolean showErrors;
+
+    @Option(names = {"-v", "--verbose"}, description = "increase verbosity level (taken for the C tools' command lines; these commands print the same either way)")
+    boolean[] verbose = new boolean[0];
+
     /**
      * Opens the transport these options name, the one place that knows which kinds of port there
      * are: the simulated node of {@code --sim}, else the kernel umad device of the end port
@@ -123,15 +152,53 @@ public final class FabricOptions {
             return null;
         }
         String port = sim.requested() ? "sim " + sim.target() : "umad " + ca + " " + this.port + " " + timeoutMillis;
-        return port + " outstanding " + maxOutstanding;
+        return port + " outstanding " + maxOutstanding();
+    }
+
+    /** MADs in flight at once: {@code -o/--outstanding_smps} if given, else {@code --max-outstanding}. */
+    int maxOutstanding() {
+        return outstandingSmps != null ? outstandingSmps : maxOutstanding;
+    }
+
+    /**
+     * The SM LID of {@code -s/--sm_port}, or null without it.
+     *
+     * @throws DiagError {@code cannot resolve SM destination port <text>}, the C tools' failure, if it is not a LID
+     */
+    Integer smPortLid() {
+        if (smPortText == null) {
+            return null;
+        }
+        try {
+            return org.jrdma.iba.Lid.parse(smPortText);
+        } catch (IllegalArgumentException e) {
+            throw DiagError.exit("cannot resolve SM destination port " + smPortText, e);
+        }
+    }
+
+    /**
+     * Checks {@code -Y/--pkey-idx} as the C tools do: an integer (decimal, 0x-hex, 0-octal) in 0..65535.
+     *
+     * @throws DiagError {@code Invalid P_Key index "<text>".  Requires an integer in the range [0, 65535].}
+     */
+    private void checkPkeyIndex() {
+        if (pkeyIndexText == null) {
+            return;
+        }
+        String text = pkeyIndexText.strip();
+        boolean valid = !text.isEmpty() && text.equals(pkeyIndexText.stripTrailing()) && text.matches("[+]?(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)");
+        if (!valid || DiagConfig.strtoul(text) > 0xffff) {
+            throw DiagError.exit("Invalid P_Key index \"" + pkeyIndexText + "\".  Requires an integer in the range [0, 65535].");
+        }
     }
 
     /** An engine over the transport these options name, with their bound on MADs in flight. */
     MadEngine openEngine() {
-        if (maxOutstanding < 1) {
+        checkPkeyIndex();
+        if (maxOutstanding() < 1) {
             throw new UsageException("--max-outstanding must be at least 1");
         }
-        MadEngine engine = new MadEngine(openTransport(), maxOutstanding);
+        MadEngine engine = new MadEngine(openTransport(), maxOutstanding());
         if (trace) {
             PrintWriter err = command.commandLine().getErr();
             engine.tracer(MadTracer.dump(text -> {

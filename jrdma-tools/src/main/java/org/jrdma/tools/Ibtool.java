@@ -56,6 +56,8 @@ public final class Ibtool implements Callable<Integer> {
         for (Class<?> subcommand : subcommandsFor(args)) {
             cl.addSubcommand(subcommand);
         }
+        cl.getSubcommands().values().forEach(CommonOptions::addTo);
+        cl.setDefaultValueProvider(DiagConfig.defaults());
         cl.setExitCodeExceptionMapper(ExitCodes.MAPPER);
         cl.setExecutionStrategy(Ibtool::execute);
         cl.setParameterExceptionHandler(DiagUsage::report);

@@ -23,7 +23,7 @@ import org.jrdma.iba.Guid;
  */
 final class NodeNameMap {
     /** The map the C tools read when given none ({@code IBDIAG_NODENAME_MAP_PATH}), if it exists. */
-    static final Path DEFAULT = Path.of("/etc/infiniband-diags/ibnetdiscover.conf");
+    static final Path DEFAULT = Path.of("/etc/rdma/ib-node-name-map");
     /** The map without entries. */
     static final NodeNameMap EMPTY = new NodeNameMap(Map.of());
 

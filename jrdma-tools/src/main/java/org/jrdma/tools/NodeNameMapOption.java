@@ -7,7 +7,7 @@ import picocli.CommandLine.Option;
 final class NodeNameMapOption {
     @Option(names = "--node-name-map", paramLabel = "FILE",
             description = "node name map file: lines of a node GUID and the name to print for it in double quotes "
-                    + "(default: " + "/etc/infiniband-diags/ibnetdiscover.conf if it exists)")
+                    + "(default: " + "/etc/rdma/ib-node-name-map if it exists, as rdma-core's tools)")
     Path file;
 
     /** The map the option names, else the default one, else the empty map. */

@@ -88,7 +88,7 @@ class RouteOrGuidOptions {
          * @throws DiagError if the SA cannot resolve the GUID ({@code can't resolve destination port <text>})
          */
         Destination resolve(SmpClient smp, FabricOptions fabric) {
-            return resolve(smp, fabric, null);
+            return resolve(smp, fabric, fabric.smPortLid());
         }
 
         /**

@@ -1,0 +1,99 @@
+package org.jrdma.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.jrdma.testkit.fabric.Fabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * infiniband-diags' common options on ibtool's commands, against the C tools at the same node
+ * under libumad2sim (ibtool on the kernel umad path, where {@code -C}/{@code -P} choose the port):
+ * {@code -z/--config} with the same file given to both, {@code -o/--outstanding_smps},
+ * {@code -s/--sm_port}, {@code -e}; {@code -Y/--pkey-idx}'s check; and how the
+ * configuration file is read ({@link DiagConfig}).
+ */
+@SimulatedFabric(topology = "two-switch")
+class CommonOptionsTest {
+    private static final String HCA = "node01 HCA-1";
+
+    @Test
+    void configFileGivesThePortAndTheTimeoutAsForTheCTools(Fabric fabric, @TempDir Path dir) throws IOException {
+        Path good = Files.writeString(dir.resolve("good.conf"), "# the simulated HCA\nCA=ibsim0\nPort=1\ntimeout=300\n\nm_key=0\n");
+        Path bad = Files.writeString(dir.resolve("bad.conf"), "CA=nosuch\n");
+        Path port2 = Files.writeString(dir.resolve("port2.conf"), "CAx=ibsim0\nPort=0x2\n");
+        compare(fabric, "perfquery", "-z", good.toString(), "3", "1").assertSame(QueryCommandsTest::maskTraffic);
+        AgainstC failed = compare(fabric, "perfquery", "-z", bad.toString(), "3", "1").assertSame();
+        assertTrue(failed.ours().out().contains("Failed to open 'nosuch' port '0'"), failed.ours().out());
+        assertEquals(ExitCodes.FAILED, compare(fabric, "ibaddr", "--config", port2.toString()).assertSame().ours().exitCode());
+        compare(fabric, "ibaddr", "-z", bad.toString(), "-C", "ibsim0").assertSame();
+        compare(fabric, "ibaddr", "-z", dir.resolve("missing.conf").toString()).assertSame();
+    }
+
+    @Test
+    void commonOptionsAsTheCTools(Fabric fabric) {
+        compare(fabric, "iblinkinfo", "-o", "4").assertSame();
+        compare(fabric, "ibqueryerrors", "--outstanding_smps", "2").assertSame();
+        // not perfquery's: both refuse it alike (the usage after it lacks -L/-G, which ibtool's perfquery has not yet)
+        AgainstC refused = compare(fabric, "perfquery", "-o", "4", "3", "1");
+        assertEquals(refused.c().exitCode(), refused.ours().exitCode());
+        assertEquals(refused.c().stderr().lines().findFirst(), refused.ours().err().lines().findFirst());
+        compare(fabric, "ibaddr", "-s", "1", "-G", "0x0002c90300001011").assertSame();
+        compare(fabric, "smpquery", "-e", "nodedesc", "3").assertSame();
+    }
+
+    /** {@code -Y} as rdma-core's ibdiag_common.c checks it (Debian 12's C tools predate the option). */
+    @Test
+    void pkeyIndexIsChecked(Fabric fabric) {
+        IbtoolRun good = IbtoolRun.of("perfquery", "--sim", fabric.socketName(), "--sim-node", HCA, "-Y", "0", "3", "1");
+        assertEquals(0, good.exitCode(), good.err());
+        for (String bad : new String[] {"70000", "x", "-1", "5x"}) {
+            IbtoolRun run = IbtoolRun.of("perfquery", "--sim", fabric.socketName(), "--sim-node", HCA, "--pkey-idx", bad, "3", "1");
+            assertEquals(ExitCodes.FAILED, run.exitCode(), run.err());
+            assertEquals("perfquery: iberror: failed: Invalid P_Key index \"" + bad + "\".  Requires an integer in the range [0, 65535].\n",
+                    run.out());
+        }
+    }
+
+    @Test
+    void debugPrintsTheMads(Fabric fabric) {
+        IbtoolRun run = IbtoolRun.of("smpquery", "--sim", fabric.socketName(), "--sim-node", HCA, "-d", "nodedesc", "1");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.err().contains("NodeDescription") || run.err().contains("0x0010"), run.err());
+        IbtoolRun down = IbtoolRun.of("iblinkinfo", "--sim", fabric.socketName(), "--sim-node", HCA, "--debug", "-d");
+        assertEquals(0, down.exitCode(), down.err());
+        assertTrue(!down.err().isEmpty(), "iblinkinfo's -d is --down, --debug the trace");
+    }
+
+    @Test
+    void readsTheFileAsIbdiagCommonDoes(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("ibdiag.conf"), """
+                # comment
+                #CA=commented
+                CA=mlx5_0
+                CA_override=mlx5_1
+                Port=010
+                timeout=0x32junk
+                m_key=0xffffffffffffffff
+                sa_key=12
+                Port
+                timeout=
+                MLX_EPI=false
+                """);
+        assertEquals(new DiagConfig("mlx5_1", 8L, 50L, -1L, 12L), DiagConfig.read(file));
+        assertEquals(new DiagConfig(null, null, null, null, null), DiagConfig.read(dir.resolve("none")));
+        assertEquals(0, DiagConfig.strtoul("junk"));
+        assertEquals(255, DiagConfig.strtoul(" 0xff"));
+        assertEquals(7, DiagConfig.strtoul("07"));
+        assertEquals(-1L, DiagConfig.strtoul("99999999999999999999999"));
+    }
+
+    private static AgainstC compare(Fabric fabric, String tool, String... args) {
+        return IbtoolProcess.againstC(fabric, HCA, tool, args);
+    }
+}
