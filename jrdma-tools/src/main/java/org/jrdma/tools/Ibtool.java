@@ -2,6 +2,7 @@ package org.jrdma.tools;
 
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jrdma.tools.fts.DumpFtsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,7 +23,8 @@ public final class Ibtool implements Callable<Integer> {
             NodeListCommand.Hosts.class, NodeListCommand.Switches.class, NodeListCommand.Routers.class,
             NodeListCommand.Nodes.class, IblinkinfoCommand.class, SminfoCommand.class, IbaddrCommand.class,
             SmpdumpCommand.class, DecodeMadCommand.class, IbstatCommand.class, IbqueryerrorsCommand.class,
-            IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class);
+            IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class,
+            DumpFtsCommand.class);
 
     @Spec
     private CommandSpec spec;
