@@ -2,6 +2,7 @@ package org.jrdma.tools;
 
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jrdma.tools.cache.IbcacheeditCommand;
 import org.jrdma.tools.fts.DumpFtsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -24,7 +25,7 @@ public final class Ibtool implements Callable<Integer> {
             NodeListCommand.Nodes.class, IblinkinfoCommand.class, SminfoCommand.class, IbaddrCommand.class,
             SmpdumpCommand.class, DecodeMadCommand.class, IbstatCommand.class, IbqueryerrorsCommand.class,
             IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class,
-            DumpFtsCommand.class);
+            DumpFtsCommand.class, IbcacheeditCommand.class);
 
     @Spec
     private CommandSpec spec;

@@ -1,12 +1,11 @@
 package org.jrdma.tools;
 
 /**
- * A {@link FabricCommand} declared in a sub-package of {@code org.jrdma.tools} (one per concept,
- * e.g. {@code org.jrdma.tools.fts}): it does its work in {@link #execute()}, which such a package
- * can implement, and shares everything else (options, engine, output, failures reported as the C
- * tools report them) with the commands of this package.
+ * An {@link IbtoolCommand} that sends no MADs (it works on files), declared in a sub-package of
+ * {@code org.jrdma.tools}: it does its work in {@link #execute()}, which such a package can
+ * implement; {@link PackageFabricCommand} is the same for commands that query the fabric.
  */
-public abstract class PackageCommand extends FabricCommand {
+public abstract class PackageCommand extends IbtoolCommand {
     @Override
     final int run() throws Exception {
         return execute();

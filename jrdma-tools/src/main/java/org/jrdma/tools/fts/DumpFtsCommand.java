@@ -21,7 +21,7 @@ import org.jrdma.tools.DiagError;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.NodeNameMap;
 import org.jrdma.tools.NodeNameMapOption;
-import org.jrdma.tools.PackageCommand;
+import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.ParallelReads;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,7 +47,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "dump_fts", mixinStandardHelpOptions = true,
         description = "Dump the unicast (or, with -M, multicast) forwarding tables of every switch of the subnet.")
-public final class DumpFtsCommand extends PackageCommand {
+public final class DumpFtsCommand extends PackageFabricCommand {
     private static final int LIDS_PER_BLOCK = 64;
     private static final int MLIDS_PER_BLOCK = 32;
     private static final int PORTS_PER_MASK = 16;
