@@ -3,6 +3,9 @@ package org.jrdma.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.jrdma.iba.smp.SmpMulticastForwardingTable;
 import org.jrdma.mad.MadEngine;
@@ -12,6 +15,7 @@ import org.jrdma.mad.sim.IbsimTransport;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -46,6 +50,26 @@ class DumpFtsCommandTest {
         String out = AgainstC.run(fabric, "dump_fts", "-M").assertSame().ours().out();
         assertTrue(out.contains("0xc000      x x     x         \n"), out);
         assertTrue(out.contains("0xc021            x           \n"), out);
+    }
+
+    @Test
+    void nodesAreNamedByTheNodeNameMap(Fabric fabric, @TempDir Path dir) throws IOException {
+        Path map = Files.writeString(dir.resolve("map"), "0x0002c90300000a11 \"LEAF-ONE\"\n0x0002c90300001010 \"host one\"\n");
+        String out = AgainstC.run(fabric, "dump_fts", "--node-name-map", map.toString()).assertSame().ours().out();
+        assertTrue(out.contains("guid 0x0002c90300000a11 (LEAF-ONE):\n"), out);
+        assertTrue(out.contains(": (Channel Adapter portguid 0x0002c90300001011: 'host one')\n"), out);
+        AgainstC.run(fabric, "dump_fts", "-M", "-a", "--node-name-map", map.toString(), "0xc000", "0xc001").assertSame();
+    }
+
+    @Test
+    void aBlockThatIsNotAnsweredIsReportedAndTheDumpGoesOn(Fabric fabric) {
+        fabric.error("leaf4", 5, 100, 0x19);
+        try {
+            AgainstC run = AgainstC.run(fabric, "dump_fts", "-t", "100", "0", "5").assertSame();
+            assertTrue(run.ours().err().contains("SubnGet(LFT) failed on switch 'leaf4' DR path slid 0; dlid 0; 0,4"), run.ours().err());
+        } finally {
+            fabric.error("leaf4", 5, 0, 0x19);
+        }
     }
 
     @Test

@@ -11,6 +11,7 @@ import org.jrdma.iba.diag.PortId;
 import org.jrdma.iba.smp.SmpLinearForwardingTable;
 import org.jrdma.iba.smp.SmpMulticastForwardingTable;
 import org.jrdma.mad.MadException;
+import org.jrdma.mad.MadTimeoutException;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.subnet.Node;
 import org.jrdma.subnet.Port;
@@ -113,9 +114,18 @@ public final class DumpFtsCommand extends PackageFabricCommand {
                 map.name(sw.guid(), sw.description()));
     }
 
-    /** The C tool's line for a block it could not read, on standard error. */
+    /**
+     * The C tool's lines for a block it could not read, on standard error: libibmad's warning when
+     * no answer came, then its own.
+     */
     private void blockFailure(String table, Node sw, RdmaException e, long modifier) {
         int status = e instanceof MadException m ? m.status().orElse(0) : 0;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof MadTimeoutException) {
+                err().print(DiagError.ibwarn("mad_rpc", "_do_madrpc failed; dport (" + pathOf(sw) + ")") + "\n");
+                break;
+            }
+        }
         err().printf("SubnGet(%s) failed on switch '%s' %s Node GUID 0x%x SMA LID %d; MAD status 0x%x AM 0x%x%n", table,
                 map.name(sw.guid(), sw.description()), pathOf(sw), sw.guid().value(), sw.lid(), status, modifier);
         err().flush();
