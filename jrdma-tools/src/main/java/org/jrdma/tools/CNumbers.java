@@ -5,12 +5,12 @@ package org.jrdma.tools;
  * blanks, a sign, then decimal, octal after {@code 0} or hex after {@code 0x}, as far as the
  * digits go; text without digits is 0, and a minus sign wraps around 2^64.
  */
-final class CNumbers {
+public final class CNumbers {
     private CNumbers() {
     }
 
     /** The value {@code strtoull(text, NULL, 0)} returns (saturating at 2^64-1, as it does on overflow). */
-    static long strtoul(String text) {
+    public static long strtoul(String text) {
         int i = 0;
         while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
             i++;

@@ -21,7 +21,7 @@ import org.jrdma.path.IBPath;
  * prints for it, {@code mad_rpc: _do_madrpc failed; dport (Lid 40)} or {@code (DR path slid 65535;
  * dlid 65535; 0,99)}; a MAD answered with an error status adds none, as in libibmad.
  */
-final class DiagError extends RuntimeException {
+public final class DiagError extends RuntimeException {
     private static final long serialVersionUID = 1L;
     private static final String MAD_RPC_FAILED = "_do_madrpc failed; dport (";
 
@@ -40,12 +40,12 @@ final class DiagError extends RuntimeException {
      * {@code IBEXIT(text)}: {@code <tool>: iberror: failed: <text>} on standard output, status 255.
      * The text is printed as given; the C tools' texts that end with {@code \n} print an empty line.
      */
-    static DiagError exit(String text) {
+    public static DiagError exit(String text) {
         return new DiagError(text, new ArrayList<>(), ExitCodes.FAILED, null);
     }
 
     /** {@code IBEXIT(text)} after the query {@code cause} failed, with libibmad's warning if no answer came. */
-    static DiagError exit(String text, Throwable cause) {
+    public static DiagError exit(String text, Throwable cause) {
         DiagError error = new DiagError(text, new ArrayList<>(), ExitCodes.FAILED, cause);
         error.stderr.addAll(madRpcWarnings(cause));
         return error;
@@ -60,7 +60,7 @@ final class DiagError extends RuntimeException {
     }
 
     /** A failure told on standard error alone ({@code fprintf(stderr, ...); exit(status)}). */
-    static DiagError stderr(String line, int status, Throwable cause) {
+    public static DiagError stderr(String line, int status, Throwable cause) {
         List<String> lines = new ArrayList<>(madRpcWarnings(cause));
         lines.add(line);
         return new DiagError(null, lines, status, cause);
@@ -119,7 +119,7 @@ final class DiagError extends RuntimeException {
     }
 
     /** {@code ibwarn: [pid] <function>: <text>}, libibmad's {@code IBWARN}. */
-    static String ibwarn(String function, String text) {
+    public static String ibwarn(String function, String text) {
         return "ibwarn: [" + pid() + "] " + function + ": " + text;
     }
 

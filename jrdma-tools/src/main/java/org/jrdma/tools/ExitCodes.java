@@ -14,15 +14,15 @@ import picocli.CommandLine;
  * is an {@link IllegalArgumentException}), a device or file that cannot be used — is a failure, which
  * the C tools end with {@code exit(-1)}, status 255, unless the command says otherwise ({@link DiagError}).
  */
-final class ExitCodes {
+public final class ExitCodes {
     /** Success. */
-    static final int OK = 0;
+    public static final int OK = 0;
     /** The fabric or a MAD failed (timeout, error status, malformed reply, device missing): the C tools' {@code exit(-1)}. */
-    static final int FAILED = 255;
+    public static final int FAILED = 255;
     /** Bad command-line input, as the C tools' usage message ends. */
-    static final int USAGE = 2;
+    public static final int USAGE = 2;
     /** The command completed but some of the fabric did not answer. */
-    static final int INCOMPLETE = 3;
+    public static final int INCOMPLETE = 3;
 
     /** The status a command's failure ends with: {@link #USAGE} for bad input, a {@link DiagError}'s own, else {@link #FAILED}. */
     static final CommandLine.IExitCodeExceptionMapper MAPPER = failure -> switch (failure) {

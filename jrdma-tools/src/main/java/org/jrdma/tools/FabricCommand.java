@@ -11,7 +11,7 @@ import picocli.CommandLine.Mixin;
  * checked, so bad input is a usage error even where the fabric cannot be reached; not at all when
  * it answers from a file) and closed when the command ends.
  */
-abstract class FabricCommand extends IbtoolCommand {
+public abstract class FabricCommand extends IbtoolCommand {
     @Mixin
     FabricOptions fabric;
 
@@ -21,7 +21,7 @@ abstract class FabricCommand extends IbtoolCommand {
      * The engine on the port the options name, opened on first use; in an {@code ibtool shell} or
      * {@code --batch}, the one an earlier command opened on the same port ({@link SharedEngines}).
      */
-    final MadEngine engine() {
+    protected final MadEngine engine() {
         if (engine == null) {
             engine = SharedEngines.engine(fabric.sharingKey(), fabric::openEngine);
         }
@@ -29,12 +29,12 @@ abstract class FabricCommand extends IbtoolCommand {
     }
 
     /** An SMP client on {@link #engine()} with the options' timeout, retries and M_Key. */
-    final SmpClient smp() {
+    protected final SmpClient smp() {
         return fabric.smp(engine());
     }
 
     /** A GMP client on {@link #engine()} with the options' timeout and retries. */
-    final GmpClient gmp() {
+    protected final GmpClient gmp() {
         return fabric.gmp(engine());
     }
 

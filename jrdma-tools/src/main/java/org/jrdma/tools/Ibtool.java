@@ -2,6 +2,8 @@ package org.jrdma.tools;
 
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jrdma.tools.cache.IbcacheeditCommand;
+import org.jrdma.tools.fts.DumpFtsCommand;
 import org.jrdma.tools.shell.Batch;
 import org.jrdma.tools.shell.ShellCommand;
 import picocli.CommandLine;
@@ -26,7 +28,7 @@ public final class Ibtool implements Callable<Integer> {
             NodeListCommand.Nodes.class, IblinkinfoCommand.class, SminfoCommand.class, IbaddrCommand.class,
             SmpdumpCommand.class, DecodeMadCommand.class, IbstatCommand.class, IbqueryerrorsCommand.class,
             IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class,
-            ShellCommand.class);
+            DumpFtsCommand.class, IbcacheeditCommand.class, ShellCommand.class);
 
     @Spec
     private CommandSpec spec;

@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
  * with the C tool's status. Output is
  * flushed however the command ends, so what it printed before a failure is not lost.
  */
-abstract class IbtoolCommand implements Callable<Integer> {
+public abstract class IbtoolCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -41,17 +41,17 @@ abstract class IbtoolCommand implements Callable<Integer> {
     }
 
     /** Standard output. */
-    final PrintWriter out() {
+    protected final PrintWriter out() {
         return spec.commandLine().getOut();
     }
 
     /** Standard error. */
-    final PrintWriter err() {
+    protected final PrintWriter err() {
         return spec.commandLine().getErr();
     }
 
     /** Prints {@code message} on standard error after the command's name, as the C tools warn. */
-    final void warn(String message) {
+    protected final void warn(String message) {
         err().println(spec.name() + ": " + message);
         err().flush();
     }
@@ -61,7 +61,7 @@ abstract class IbtoolCommand implements Callable<Integer> {
      * status of an answer with such gaps: {@link ExitCodes#INCOMPLETE}, or {@link ExitCodes#OK} if
      * there are none.
      */
-    final int reportProblems(List<String> problems) {
+    protected final int reportProblems(List<String> problems) {
         problems.forEach(this::warn);
         return problems.isEmpty() ? ExitCodes.OK : ExitCodes.INCOMPLETE;
     }

@@ -21,7 +21,7 @@ import org.jrdma.iba.Guid;
  * <p>Where the C tools warn about a line they cannot read and go on without any map, this one
  * refuses the file and says which line is wrong.
  */
-final class NodeNameMap {
+public final class NodeNameMap {
     /** The map the C tools read when given none ({@code IBDIAG_NODENAME_MAP_PATH}), if it exists. */
     static final Path DEFAULT = Path.of("/etc/rdma/ib-node-name-map");
     /** The map without entries. */
@@ -75,7 +75,7 @@ final class NodeNameMap {
     }
 
     /** The name for the node with GUID {@code nodeGuid}: the map's, else {@code description}. */
-    String name(Guid nodeGuid, String description) {
+    public String name(Guid nodeGuid, String description) {
         return names.getOrDefault(nodeGuid.value(), description);
     }
 

@@ -14,7 +14,7 @@ import org.jrdma.mad.MadSchedule;
  * MADs on the wire), and its value or its failure comes back in the order the keys were given, so
  * the output does not depend on the order answers arrive in.
  */
-final class ParallelReads {
+public final class ParallelReads {
     private ParallelReads() {
     }
 
@@ -24,14 +24,14 @@ final class ParallelReads {
      * @param value   the value read, or null if it failed
      * @param failure why it failed, or null
      */
-    record Outcome<R>(R value, RdmaException failure) {
-        boolean ok() {
+    public record Outcome<R>(R value, RdmaException failure) {
+        public boolean ok() {
             return failure == null;
         }
     }
 
     /** Reads {@code read(key)} for every key; a failing read is an outcome, not an exception. */
-    static <K, R> List<Outcome<R>> of(List<K> keys, int window, Function<K, R> read) {
+    public static <K, R> List<Outcome<R>> of(List<K> keys, int window, Function<K, R> read) {
         AtomicReferenceArray<Outcome<R>> outcomes = new AtomicReferenceArray<>(keys.size());
         List<Callable<Void>> works = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {

@@ -5,7 +5,7 @@ package org.jrdma.tools;
  * prints a line of its own before its usage message ({@code invalid diff check key: bogus}), that
  * line comes first; the message, jrdma's explanation, follows the usage.
  */
-final class UsageException extends RuntimeException {
+public final class UsageException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final String cLine;
@@ -15,7 +15,7 @@ final class UsageException extends RuntimeException {
     }
 
     /** Bad input of which the C tool says {@code cLine} (null for nothing) before its usage. */
-    UsageException(String cLine, String message) {
+    public UsageException(String cLine, String message) {
         super(message);
         this.cLine = cLine;
     }

@@ -1,0 +1,17 @@
+package org.jrdma.tools;
+
+/**
+ * A {@link FabricCommand} declared in a sub-package of {@code org.jrdma.tools} (one per concept,
+ * e.g. {@code org.jrdma.tools.fts}): it does its work in {@link #execute()}, which such a package
+ * can implement, and shares everything else (options, engine, output, failures reported as the C
+ * tools report them) with the commands of this package.
+ */
+public abstract class PackageFabricCommand extends FabricCommand {
+    @Override
+    final int run() throws Exception {
+        return execute();
+    }
+
+    /** Does the command's work and says how it went: {@link ExitCodes#OK} or another status. */
+    protected abstract int execute() throws Exception;
+}

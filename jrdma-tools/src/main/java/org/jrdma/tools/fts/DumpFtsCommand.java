@@ -1,0 +1,382 @@
+package org.jrdma.tools.fts;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jrdma.RdmaException;
+import org.jrdma.iba.NodeType;
+import org.jrdma.iba.diag.PortId;
+import org.jrdma.iba.smp.SmpLinearForwardingTable;
+import org.jrdma.iba.smp.SmpMulticastForwardingTable;
+import org.jrdma.mad.MadException;
+import org.jrdma.mad.MadTimeoutException;
+import org.jrdma.mad.SmpClient;
+import org.jrdma.subnet.Node;
+import org.jrdma.subnet.Port;
+import org.jrdma.subnet.Subnet;
+import org.jrdma.subnet.SubnetDiscovery;
+import org.jrdma.tools.CNumbers;
+import org.jrdma.tools.DiagError;
+import org.jrdma.tools.ExitCodes;
+import org.jrdma.tools.NodeNameMap;
+import org.jrdma.tools.NodeNameMapOption;
+import org.jrdma.tools.PackageFabricCommand;
+import org.jrdma.tools.ParallelReads;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code ibtool dump_fts}: the unicast (LinearForwardingTable) or, with {@code -M}, multicast
+ * (MulticastForwardingTable) forwarding tables of every switch of the subnet, printed as
+ * infiniband-diags' dump_fts prints them: the subnet is discovered by directed route first, the
+ * switches are dumped in libibnetdisc's order (the reverse of discovery order), each addressed by
+ * the directed route discovery reached it by, and each unicast destination is named from the
+ * discovered subnet (no further MADs), as ibroute names it.
+ *
+ * <p>The C tool reads the table blocks one at a time, switch after switch; here every block of
+ * every switch is read at once ({@link ParallelReads}), then printed in the C tool's order. As in
+ * the C tool, a block that cannot be read is reported on standard error ({@code SubnGet(LFT) failed
+ * on switch ...}) and the entries printed for it are those of the last block read (of that switch
+ * for unicast; of any switch, per port-mask position, for multicast), and the command goes on.
+ * The operands are the first and last LID ({@code strtoul}: text that is not a number is 0),
+ * further operands are ignored. Where the C tool's scan silently misses part of the subnet, this
+ * command warns about each part and exits 3.
+ */
+@Command(name = "dump_fts", mixinStandardHelpOptions = true,
+        description = "Dump the unicast (or, with -M, multicast) forwarding tables of every switch of the subnet.")
+public final class DumpFtsCommand extends PackageFabricCommand {
+    private static final int LIDS_PER_BLOCK = 64;
+    private static final int MLIDS_PER_BLOCK = 32;
+    private static final int PORTS_PER_MASK = 16;
+    private static final int MIN_MLID = 0xC000;
+    private static final int MAX_MLID = 0xFFFE;
+    private static final int MAX_UNICAST_LID = 0xBFFF;
+    /** The port-mask positions of a MulticastForwardingTable block: 16 ports each, 256 ports in all. */
+    private static final int MASK_POSITIONS = 16;
+
+    @Mixin
+    NodeNameMapOption names;
+
+    @Option(names = {"-a", "--all"}, description = "show all lids, even invalid entries")
+    boolean all;
+
+    @Option(names = {"-n", "--no_dests"}, description = "do not try to resolve destinations")
+    boolean brief;
+
+    @Option(names = {"-M", "--Multicast"}, description = "show multicast forwarding tables")
+    boolean multicast;
+
+    @Parameters(arity = "0..*", paramLabel = "LID",
+            description = "the first and last LID to show (decimal, 0-octal or 0x-hex; default: the whole table); more are ignored")
+    List<String> lids = List.of();
+
+    private NodeNameMap map;
+
+    /**
+     * The multicast port masks last read at each port-mask position: the C tool keeps one buffer
+     * for every switch, so a block it cannot read prints what the buffer still holds.
+     */
+    private final int[][] lastMasks = new int[MASK_POSITIONS][MLIDS_PER_BLOCK];
+
+    @Override
+    protected int execute() {
+        int start = lids.isEmpty() ? 0 : (int) CNumbers.strtoul(lids.get(0));
+        int end = lids.size() < 2 ? 0 : (int) CNumbers.strtoul(lids.get(1));
+        map = names.map();
+        SmpClient smp = smp();
+        SubnetDiscovery discovery;
+        try {
+            discovery = SubnetDiscovery.run(smp);
+        } catch (RdmaException e) {
+            throw DiagError.stderr("Failed to discover fabric", ExitCodes.FAILED, e);
+        }
+        Subnet subnet = discovery.subnet();
+        List<Node> switches = subnet.switches().reversed();
+        if (multicast) {
+            multicastTables(smp, switches, start, end);
+        } else {
+            unicastTables(smp, switches, subnet, start, end);
+        }
+        return reportProblems(discovery.problems());
+    }
+
+    /** What dump_fts prints a switch as: its directed route from discovery ({@code DR path slid 0; dlid 0; 0,1,6}). */
+    private static String pathOf(Node sw) {
+        return new PortId(0, 0, 0, PortId.directRoute(sw.route().ports()).path()).toString();
+    }
+
+    private String header(String kind, Node sw, long start, long end) {
+        return String.format("%s [0x%x-0x%x] of switch %s guid 0x%016x (%s):%n", kind, start, end, pathOf(sw), sw.guid().value(),
+                map.name(sw.guid(), sw.description()));
+    }
+
+    /**
+     * The C tool's lines for a block it could not read, on standard error: libibmad's warning when
+     * no answer came, then its own.
+     */
+    private void blockFailure(String table, Node sw, RdmaException e, long modifier) {
+        int status = e instanceof MadException m ? m.status().orElse(0) : 0;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof MadTimeoutException) {
+                err().print(DiagError.ibwarn("mad_rpc", "_do_madrpc failed; dport (" + pathOf(sw) + ")") + "\n");
+                break;
+            }
+        }
+        err().printf("SubnGet(%s) failed on switch '%s' %s Node GUID 0x%x SMA LID %d; MAD status 0x%x AM 0x%x%n", table,
+                map.name(sw.guid(), sw.description()), pathOf(sw), sw.guid().value(), sw.lid(), status, modifier);
+        err().flush();
+    }
+
+    /** A block to read: a switch and an attribute modifier. */
+    private record Block(Node sw, long modifier) {
+    }
+
+    private static int align(int value, int to) {
+        return (value + to - 1) / to * to;
+    }
+
+    private void unicastTables(SmpClient smp, List<Node> switches, Subnet subnet, int start, int end) {
+        Map<Node, int[]> ranges = new HashMap<>();
+        List<Block> blocks = new ArrayList<>();
+        for (Node sw : switches) {
+            int top = sw.switchInfo().linearFdbTop();
+            int last = end == 0 || end > top ? top : end;
+            if (last > MAX_UNICAST_LID) {
+                ranges.put(sw, new int[] {start, MAX_UNICAST_LID, last});
+                last = MAX_UNICAST_LID;
+            } else {
+                ranges.put(sw, new int[] {start, last, -1});
+            }
+            for (int block = start / LIDS_PER_BLOCK; block < align(last, LIDS_PER_BLOCK) / LIDS_PER_BLOCK; block++) {
+                blocks.add(new Block(sw, block));
+            }
+        }
+        List<ParallelReads.Outcome<SmpLinearForwardingTable>> tables = ParallelReads.of(blocks, smp.engine().maxOutstanding(),
+                b -> smp.get(new SmpLinearForwardingTable(), b.sw().route(), b.modifier()));
+        Map<Integer, Port> byLid = portsByLid(subnet);
+        PrintWriter out = out();
+        int at = 0;
+        for (Node sw : switches) {
+            int[] range = ranges.get(sw);
+            if (range[2] >= 0) {
+                err().print(DiagError.ibwarn("dump_unicast_tables", String.format("illegal lft top %d, truncate to %d", range[2],
+                        MAX_UNICAST_LID)) + "\n");
+                err().flush();
+            }
+            int last = range[1];
+            out.print(header("Unicast lids", sw, start, last));
+            out.print("  Lid  Out   Destination\n");
+            out.print("       Port     Info \n");
+            Destinations destinations = new Destinations(byLid);
+            int[] lft = new int[LIDS_PER_BLOCK];
+            int dumped = 0;
+            for (int block = start / LIDS_PER_BLOCK; block < align(last, LIDS_PER_BLOCK) / LIDS_PER_BLOCK; block++, at++) {
+                ParallelReads.Outcome<SmpLinearForwardingTable> table = tables.get(at);
+                if (table.ok()) {
+                    for (int i = 0; i < LIDS_PER_BLOCK; i++) {
+                        lft[i] = table.value().portBlock(i);
+                    }
+                } else {
+                    out.flush();
+                    blockFailure("LFT", sw, table.failure(), block);
+                }
+                for (int lid = Math.max(block * LIDS_PER_BLOCK, start); lid < Math.min(block * LIDS_PER_BLOCK + LIDS_PER_BLOCK, last + 1);
+                        lid++) {
+                    int port = lft[lid % LIDS_PER_BLOCK];
+                    boolean valid = port <= sw.numPorts();
+                    if (valid || all) {
+                        out.printf("0x%04x %03d %s%n", lid, port, brief ? "" : destinations.describe(lid, valid));
+                        dumped++;
+                    }
+                }
+            }
+            out.printf("%d %slids dumped %n", dumped, all ? "" : "valid ");
+        }
+        out.flush();
+    }
+
+    /**
+     * The ports of the subnet by LID, as libibnetdisc finds them: each port under every LID of its
+     * LMC range (a switch port under its port 0's), the first port discovered keeping a LID.
+     */
+    private static Map<Integer, Port> portsByLid(Subnet subnet) {
+        Map<Integer, Port> byLid = new HashMap<>();
+        for (Node node : subnet.nodes()) {
+            for (Port port : node.ports()) {
+                int base = port.lid();
+                if (base > 0 && base <= MAX_UNICAST_LID) {
+                    for (int lid = base; lid < base + (1 << port.lmc()); lid++) {
+                        byLid.putIfAbsent(lid, port);
+                    }
+                }
+            }
+        }
+        return byLid;
+    }
+
+    /**
+     * What dump_fts prints after each unicast entry of one switch ({@code dump_lid}): the
+     * destination's node type, port GUID and name; the other LIDs of the LMC range of the last
+     * port named print as {@code path #N out of M}.
+     */
+    private final class Destinations {
+        private final Map<Integer, Port> byLid;
+        private int base;
+        private int last;
+        private long lastPortGuid;
+
+        Destinations(Map<Integer, Port> byLid) {
+            this.byLid = byLid;
+        }
+
+        String describe(int lid, boolean valid) {
+            if (lid <= last) {
+                if (!valid) {
+                    return String.format(": (path #%d - illegal port)", lid - base);
+                }
+                if (lastPortGuid == 0) {
+                    return String.format(": (path #%d out of %d)", lid - base + 1, last - base + 1);
+                }
+                return String.format(": (path #%d out of %d: portguid 0x%016x)", lid - base + 1, last - base + 1, lastPortGuid);
+            }
+            if (!valid) {
+                return ": (illegal port)";
+            }
+            lastPortGuid = 0;
+            Port port = byLid.get(lid);
+            if (port == null) {
+                return ": (node info not available fabric scan)";
+            }
+            lastPortGuid = port.guid().value();
+            if (port.lmc() > 0) {
+                base = port.lid();
+                last = base + (1 << port.lmc()) - 1;
+            }
+            Node node = port.node();
+            return String.format(": (%s portguid 0x%016x: '%s')", NodeType.describe(node.nodeTypeValue()), lastPortGuid,
+                    map.name(node.guid(), node.description()));
+        }
+    }
+
+    private void multicastTables(SmpClient smp, List<Node> switches, int startLid, int endLid) {
+        PrintWriter out = out();
+        List<int[]> ranges = new ArrayList<>();
+        List<List<String>> warnings = new ArrayList<>();
+        List<Block> blocks = new ArrayList<>();
+        for (Node sw : switches) {
+            long start = Integer.toUnsignedLong(startLid);
+            long end = Integer.toUnsignedLong(endLid);
+            int cap = sw.switchInfo().multicastFdbCap();
+            int top = sw.switchInfo().multicastFdbTop();
+            List<String> warned = new ArrayList<>();
+            if (end == 0 || end > MIN_MLID + cap - 1) {
+                end = MIN_MLID + cap - 1;
+            }
+            if (!all && top != 0 && top < end) {
+                if (top < MIN_MLID - 1) {
+                    warned.add(String.format("illegal top mlid %x", top));
+                } else {
+                    end = top;
+                }
+            }
+            if (start == 0) {
+                start = MIN_MLID;
+            } else if (start < MIN_MLID) {
+                warned.add(String.format("illegal start mlid %x, set to %x", start, MIN_MLID));
+                start = MIN_MLID;
+            }
+            if (end > MAX_MLID) {
+                warned.add(String.format("illegal end mlid %x, truncate to %x", end, MAX_MLID));
+                end = MAX_MLID;
+            }
+            ranges.add(new int[] {(int) start, (int) end});
+            warnings.add(warned);
+            int chunks = align(sw.numPorts() + 1, PORTS_PER_MASK) / PORTS_PER_MASK;
+            for (long block = start / MLIDS_PER_BLOCK; block <= end / MLIDS_PER_BLOCK; block++) {
+                for (int chunk = 0; chunk < chunks; chunk++) {
+                    blocks.add(new Block(sw, (block - MIN_MLID / MLIDS_PER_BLOCK) & 0xFFFF_FFFFL | (long) chunk << 28));
+                }
+            }
+        }
+        List<ParallelReads.Outcome<SmpMulticastForwardingTable>> masks = ParallelReads.of(blocks, smp.engine().maxOutstanding(),
+                b -> smp.get(new SmpMulticastForwardingTable(), b.sw().route(), b.modifier()));
+        int at = 0;
+        for (int s = 0; s < switches.size(); s++) {
+            Node sw = switches.get(s);
+            int start = ranges.get(s)[0];
+            int end = ranges.get(s)[1];
+            for (String warning : warnings.get(s)) {
+                err().print(DiagError.ibwarn("dump_multicast_tables", warning) + "\n");
+            }
+            err().flush();
+            int nports = sw.numPorts();
+            out.print(header("Multicast mlids", sw, start, end));
+            if (brief) {
+                out.print(" MLid       Port Mask\n");
+            } else {
+                if (nports > 9) {
+                    StringBuilder tens = new StringBuilder();
+                    for (int i = 0; i <= nports; i++) {
+                        tens.append(i % 10 != 0 ? ' ' : (char) ('0' + i / 10)).append(' ');
+                    }
+                    out.print("            " + tens + "\n");
+                }
+                StringBuilder units = new StringBuilder();
+                for (int i = 0; i <= nports; i++) {
+                    units.append(i % 10).append(' ');
+                }
+                out.print("     Ports: " + units + "\n");
+                out.print(" MLid\n");
+            }
+            int chunks = align(nports + 1, PORTS_PER_MASK) / PORTS_PER_MASK;
+            int dumped = 0;
+            for (int block = start / MLIDS_PER_BLOCK; block <= end / MLIDS_PER_BLOCK; block++) {
+                for (int chunk = 0; chunk < chunks; chunk++, at++) {
+                    ParallelReads.Outcome<SmpMulticastForwardingTable> mask = masks.get(at);
+                    if (mask.ok()) {
+                        for (int i = 0; i < MLIDS_PER_BLOCK; i++) {
+                            lastMasks[chunk][i] = mask.value().portMaskBlock(i);
+                        }
+                    } else {
+                        out.flush();
+                        blockFailure("MFT", sw, mask.failure(), blocks.get(at).modifier());
+                    }
+                }
+                for (int mlid = Math.max(block * MLIDS_PER_BLOCK, start); mlid < Math.min(block * MLIDS_PER_BLOCK + MLIDS_PER_BLOCK, end + 1);
+                        mlid++) {
+                    String line = mlidLine(mlid % MLIDS_PER_BLOCK, nports, chunks);
+                    if (line != null) {
+                        out.printf("0x%04x      %s%n", mlid, line);
+                        dumped++;
+                    }
+                }
+            }
+            out.printf("%d %smlids dumped %n", dumped, all ? "" : "valid ");
+        }
+        out.flush();
+    }
+
+    /** dump_fts's {@code dump_mlid}: the ports of one MLID as x marks, or with -n as hex masks; null when empty (unless -a). */
+    private String mlidLine(int entry, int nports, int chunks) {
+        StringBuilder line = new StringBuilder();
+        boolean nonzero = false;
+        if (brief) {
+            for (int chunk = 0; chunk < chunks; chunk++) {
+                int mask = lastMasks[chunk][entry];
+                nonzero |= mask != 0;
+                line.append(String.format("%04x", mask));
+            }
+        } else {
+            for (int port = 0; port <= nports; port++) {
+                int mask = lastMasks[port / PORTS_PER_MASK][entry];
+                nonzero |= mask != 0;
+                line.append((mask & 1 << port % PORTS_PER_MASK) != 0 ? 'x' : ' ').append(' ');
+            }
+        }
+        return nonzero || all ? line.toString() : null;
+    }
+}
