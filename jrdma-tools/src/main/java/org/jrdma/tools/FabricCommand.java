@@ -16,13 +16,36 @@ abstract class FabricCommand extends IbtoolCommand {
     FabricOptions fabric;
 
     private MadEngine engine;
+    private Progress progress;
 
-    /** The engine on the port the options name, opened on first use. */
+    /**
+     * The engine on the port the options name, opened on first use; for a {@link #fabricWide}
+     * command, with its {@link Progress} line started.
+     */
     final MadEngine engine() {
         if (engine == null) {
             engine = fabric.openEngine();
+            if (fabricWide()) {
+                progress = Progress.start(spec.name(), engine, err(), fabric.trace);
+            }
         }
         return engine;
+    }
+
+    /**
+     * Whether the command's MADs go to the whole fabric (a discovery, the counters of every port),
+     * so that a user at a terminal is shown their {@link Progress}; false here.
+     */
+    boolean fabricWide() {
+        return false;
+    }
+
+    /** Ends the {@link Progress} line, if one is shown, before the command prints its answer. */
+    final void progressDone() {
+        if (progress != null) {
+            progress.close();
+            progress = null;
+        }
     }
 
     /** An SMP client on {@link #engine()} with the options' timeout, retries and M_Key. */
@@ -38,6 +61,7 @@ abstract class FabricCommand extends IbtoolCommand {
     /** Closes the engine, if the command opened it. */
     @Override
     final void release() {
+        progressDone();
         if (engine != null) {
             engine.close();
         }
