@@ -28,6 +28,12 @@ public final class DiagsComparison {
     static final List<String> COMMANDS = List.of("ibqueryerrors", "iblinkinfo");
     private static final int DEFAULT_ROUNDS = 7;
     private static final Duration RUN_BOUND = Duration.ofMinutes(5);
+    /**
+     * Exit statuses above this are a signal's (128 + its number): the C tools under libumad2sim
+     * were seen to crash (SIGSEGV, 139) on a loaded machine, and such a run is made again.
+     */
+    private static final int SIGNALLED = 128;
+    private static final int CRASH_RERUNS = 2;
     /** libumad2sim's own line when a C tool attaches, which is the simulator's, not the tool's. */
     private static final Pattern SIM_CONNECT = Pattern.compile("(?m)^ibwarn: \\[\\d+\\] sim_connect: .*\n");
 
@@ -111,6 +117,10 @@ public final class DiagsComparison {
             long lines = 0;
             for (int r = 0; r < rounds; r++) {
                 Measured c = measured(fabric, cCommand);
+                for (int again = 0; again < CRASH_RERUNS && crashed(c.result()); again++) {
+                    System.out.printf("%s crashed (status %d) in round %d: run again%n", command, c.result().exitCode(), r + 1);
+                    c = measured(fabric, cCommand);
+                }
                 Measured j = measured(fabric, jCommand);
                 if (!c.result().stdout().equals(j.result().stdout()) || !c.result().stderr().equals(j.result().stderr())
                         || c.result().exitCode() != j.result().exitCode()) {
@@ -126,6 +136,11 @@ public final class DiagsComparison {
             comparisons.add(new Comparison(command, lines, cUse, jUse));
         }
         return comparisons;
+    }
+
+    /** Whether the process ended by a signal (status 128 + its number; 255 is the diags' own IBEXIT status). */
+    private static boolean crashed(ToolResult result) {
+        return result.exitCode() > SIGNALLED && result.exitCode() < 255;
     }
 
     /** One process's result and what {@code /usr/bin/time} measured of it. */
