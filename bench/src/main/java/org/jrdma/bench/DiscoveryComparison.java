@@ -120,7 +120,7 @@ public final class DiscoveryComparison {
     }
 
     /** What {@code /usr/bin/time} measured of one process: wall (ours, by nanoTime), CPU and max RSS. */
-    private record Usage(long wallNanos, double userSeconds, double systemSeconds, long maxRssKb) {
+    record Usage(long wallNanos, double userSeconds, double systemSeconds, long maxRssKb) {
         double cpuSeconds() {
             return userSeconds + systemSeconds;
         }
@@ -166,7 +166,7 @@ public final class DiscoveryComparison {
     }
 
     /** Runs {@code command} under {@code /usr/bin/time}, which writes the child's rusage to a file. */
-    private static Usage measured(Fabric fabric, List<String> command) {
+    static Usage measured(Fabric fabric, List<String> command) {
         Path report = fabric.workDir().resolve("time.out");
         List<String> timed = new ArrayList<>(List.of("/usr/bin/time", "-f", "%U %S %M", "-o", report.toString()));
         timed.addAll(command);
@@ -182,16 +182,16 @@ public final class DiscoveryComparison {
         }
     }
 
-    private static double medianOf(List<Usage> usages, ToDoubleFunction<Usage> value) {
+    static double medianOf(List<Usage> usages, ToDoubleFunction<Usage> value) {
         double[] v = usages.stream().mapToDouble(value).sorted().toArray();
         return v[v.length / 2];
     }
 
-    private static String walls(List<Usage> usages) {
+    static String walls(List<Usage> usages) {
         return String.join(" ", usages.stream().map(u -> Long.toString(u.wallNanos() / 1_000_000)).toList());
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).trim();
         } catch (IOException e) {

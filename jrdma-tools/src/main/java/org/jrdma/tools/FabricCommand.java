@@ -16,16 +16,37 @@ public abstract class FabricCommand extends IbtoolCommand {
     FabricOptions fabric;
 
     private MadEngine engine;
+    private Progress progress;
 
     /**
-     * The engine on the port the options name, opened on first use; in an {@code ibtool shell} or
-     * {@code --batch}, the one an earlier command opened on the same port ({@link SharedEngines}).
+     * The engine on the port the options name, opened on first use (in an {@code ibtool shell} or
+     * {@code --batch}, the one an earlier command opened on the same port, {@link SharedEngines});
+     * for a {@link #fabricWide} command, with its {@link Progress} line started.
      */
     protected final MadEngine engine() {
         if (engine == null) {
             engine = SharedEngines.engine(fabric.sharingKey(), fabric::openEngine);
+            if (fabricWide()) {
+                progress = Progress.start(spec.name(), engine, err(), fabric.trace);
+            }
         }
         return engine;
+    }
+
+    /**
+     * Whether the command's MADs go to the whole fabric (a discovery, the counters of every port),
+     * so that a user at a terminal is shown their {@link Progress}; false here.
+     */
+    boolean fabricWide() {
+        return false;
+    }
+
+    /** Ends the {@link Progress} line, if one is shown, before the command prints its answer. */
+    final void progressDone() {
+        if (progress != null) {
+            progress.close();
+            progress = null;
+        }
     }
 
     /** An SMP client on {@link #engine()} with the options' timeout, retries and M_Key. */
@@ -41,6 +62,7 @@ public abstract class FabricCommand extends IbtoolCommand {
     /** Closes the engine, if the command opened it and does not share it with the commands after it. */
     @Override
     final void release() {
+        progressDone();
         if (engine != null && !SharedEngines.shared(engine)) {
             engine.close();
         }

@@ -96,6 +96,12 @@ final class IblinkinfoCommand extends FabricCommand {
 
     private NodeNameMap map = NodeNameMap.EMPTY;
 
+    /** Its MADs go to the whole fabric: a user at a terminal sees their progress. */
+    @Override
+    boolean fabricWide() {
+        return true;
+    }
+
     @Override
     int run() {
         if (switchesOnly && casOnly) {
@@ -109,6 +115,7 @@ final class IblinkinfoCommand extends FabricCommand {
         PrintWriter out = out();
         map = names.map();
         SubnetDiscovery discovery = discover(smp(), route, wanted);
+        progressDone();
         Subnet subnet = discovery.subnet();
         if ((route != null || wanted != null) && !all) {
             if (!shown(subnet.from())) {

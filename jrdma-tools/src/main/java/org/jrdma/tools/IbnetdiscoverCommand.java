@@ -59,6 +59,12 @@ final class IbnetdiscoverCommand extends FabricCommand {
             description = "also write the fabric as an SVG drawing to FILE (- for standard output, instead of the topology file)")
     String svg;
 
+    /** Its MADs go to the whole fabric: a user at a terminal sees their progress. */
+    @Override
+    boolean fabricWide() {
+        return true;
+    }
+
     @Override
     int run() {
         Set<SubnetDiff.Check> checks = diffChecks();
@@ -80,6 +86,7 @@ final class IbnetdiscoverCommand extends FabricCommand {
             }
             subnet = discovery.subnet();
             problems = discovery.problems();
+            progressDone();
         }
         Function<Node, String> displayName = node -> map.name(node.guid(), node.description());
         FabricDrawing drawing = dot == null && svg == null ? null : FabricDrawing.of(subnet, displayName);

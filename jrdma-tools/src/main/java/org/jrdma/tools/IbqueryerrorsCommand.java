@@ -194,6 +194,12 @@ final class IbqueryerrorsCommand extends FabricCommand {
         }
     }
 
+    /** Its MADs go to the whole fabric: a user at a terminal sees their progress. */
+    @Override
+    boolean fabricWide() {
+        return true;
+    }
+
     @Override
     int run() {
         suppressWarnings.forEach(line -> err().print(line + "\n"));
@@ -261,6 +267,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
         GmpClient gmp = gmp();
         List<ParallelReads.Outcome<NodeReport>> outcomes = ParallelReads.of(nodes, engine().maxOutstanding(),
                 node -> new NodeCheck(gmp, node, map.name(node.guid(), node.description()), thresholds).run());
+        progressDone();
         Report report = new Report(outcomes.stream().map(ParallelReads.Outcome::value).toList(), thresholds, suppressed);
         print(report, out(), err());
         problems.forEach(this::warn);

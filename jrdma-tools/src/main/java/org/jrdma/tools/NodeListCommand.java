@@ -126,6 +126,12 @@ abstract class NodeListCommand extends FabricCommand {
         }
     }
 
+    /** Its MADs go to the whole fabric: a user at a terminal sees their progress. */
+    @Override
+    boolean fabricWide() {
+        return true;
+    }
+
     @Override
     int run() {
         String topology;
@@ -138,6 +144,7 @@ abstract class NodeListCommand extends FabricCommand {
             }
         } else {
             SubnetDiscovery discovery = viaSa.discover(fabric, engine());
+            progressDone();
             topology = TopologyWriter.write(discovery.subnet(), ZonedDateTime.now());
             status = reportProblems(discovery.problems());
         }

@@ -80,9 +80,9 @@ record MadCall<T extends IbaStruct & MadAttribute>(Rpc rpc, int mgmtClass, T att
      * whole transfer, which the engine sends by RMPP.
      */
     byte[] request(IBPath path) {
-        byte[] content = attribute.toBytes();
-        boolean whole = content.length > room(mgmtClass) && rpc.method != Mad.METHOD_GET;
-        byte[] mad = new byte[whole ? dataOffset() + content.length : MadDecoder.MAD_SIZE];
+        int size = attribute.size();
+        boolean whole = size > room(mgmtClass) && rpc.method != Mad.METHOD_GET;
+        byte[] mad = new byte[whole ? dataOffset() + size : MadDecoder.MAD_SIZE];
         new MadHeader(mad, 0).baseVersion(Mad.BASE_VERSION).mgmtClass(mgmtClass).classVersion(rpc.classVersion)
                 .method(rpc.method).attributeId(attribute.attributeId()).attributeModifier(attributeModifier);
         switch (mgmtClass) {
@@ -116,7 +116,11 @@ record MadCall<T extends IbaStruct & MadAttribute>(Rpc rpc, int mgmtClass, T att
                 }
             }
         }
-        System.arraycopy(content, 0, mad, dataOffset(), whole ? content.length : Math.min(content.length, room(mgmtClass)));
+        if (whole || size <= room(mgmtClass)) {
+            attribute.pack(mad, dataOffset());
+        } else {
+            System.arraycopy(attribute.toBytes(), 0, mad, dataOffset(), room(mgmtClass));
+        }
         return mad;
     }
 

@@ -1,6 +1,7 @@
 package org.jrdma.mad;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -29,7 +30,9 @@ import org.jrdma.iba.wire.MadDecoder;
  * threads, typically virtual threads of a scheduler, may call {@link #execute} concurrently; each
  * blocks until its own response arrives. One receiver thread reads the transport, hands responses
  * to the requests waiting for them, and queues MADs that are requests from other nodes for
- * {@link #receiveRequest}.
+ * {@link #receiveRequest}. A request made by {@link #submit} has no thread waiting: the receiver
+ * thread resends it on its timeouts and runs its completion with the response, so a caller with
+ * thousands to make (a discovery) costs no thread park and wake per MAD.
  *
  * <p><b>RMPP.</b> Where the transport does not do RMPP (IBA 13.6) for a class itself
  * ({@link MadTransport#reassemblesRmpp}), the engine does, both ways and for requests as for
@@ -71,6 +74,10 @@ public final class MadEngine implements AutoCloseable {
     private final Map<Integer, BlockingQueue<ReceivedMad>> pending = new ConcurrentHashMap<>();
     /** The RMPP ACK/STOP/ABORT packets of transfers being sent, by the low 32 bits of their TID. */
     private final Map<Integer, BlockingQueue<ReceivedMad>> rmppSenders = new ConcurrentHashMap<>();
+    /** The requests of {@link #submit} awaiting their response, by the low 32 bits of their TID. */
+    private final Map<Integer, AsyncExchange> submitted = new ConcurrentHashMap<>();
+    /** Requests of {@link #submit} waiting for the bound on requests in flight. */
+    private final ArrayDeque<AsyncExchange> queuedSubmits = new ArrayDeque<>();
     private final BlockingQueue<ReceivedMad> requests = new ArrayBlockingQueue<>(REQUEST_QUEUE);
     /** The segments of multi-segment requests being received, by sender and TID low bits. */
     private final Map<RequestTransfer, BlockingQueue<ReceivedMad>> requestTransfers = new ConcurrentHashMap<>();
@@ -160,7 +167,7 @@ public final class MadEngine implements AutoCloseable {
      * stopped or aborted, so an idle engine has none, whatever came before.
      */
     public int openTransactions() {
-        return pending.size() + rmppSenders.size() + requestTransfers.size();
+        return pending.size() + submitted.size() + rmppSenders.size() + requestTransfers.size();
     }
 
     /** A fresh transaction ID: a random 32-bit prefix of this engine and a counter. */
@@ -245,17 +252,139 @@ public final class MadEngine implements AutoCloseable {
                 return reply;
             }
             if (attempts > retries) {
-                String why = reply == null ? "no response" : reply.dropped() ? "the fabric could not deliver it"
-                        : "the responder stayed busy";
-                tracer.timeout(request, to, attempts);
-                throw new MadTimeoutException(String.format("MAD TID 0x%016x to LID %d QP %d via %s: %s after %d attempt%s of %d ms",
-                        tid, to.lid(), to.qpn(), transport.describe(), why, attempts, attempts == 1 ? "" : "s",
-                        timeout.toMillis()), new MadException.Exchange(request, busy ? reply.mad() : null, null));
+                throw unanswered(request, to, tid, reply, busy, attempts, timeout);
             }
             if (busy) {
                 pause(Math.min(timeout.toMillis(), 20));
             }
         }
+    }
+
+    /** The failure of a request that every attempt left unanswered ({@code reply} null), dropped or busy. */
+    private MadTimeoutException unanswered(byte[] request, MadAddress to, long tid, ReceivedMad reply, boolean busy, int attempts,
+            Duration timeout) {
+        String why = reply == null ? "no response" : reply.dropped() ? "the fabric could not deliver it" : "the responder stayed busy";
+        tracer.timeout(request, to, attempts);
+        return new MadTimeoutException(String.format("MAD TID 0x%016x to LID %d QP %d via %s: %s after %d attempt%s of %d ms",
+                tid, to.lid(), to.qpn(), transport.describe(), why, attempts, attempts == 1 ? "" : "s",
+                timeout.toMillis()), new MadException.Exchange(request, busy ? reply.mad() : null, null));
+    }
+
+    /** What {@link #submit} calls when a request is over, on the engine's receiver thread (or the submitter's). */
+    @FunctionalInterface
+    public interface Completion {
+        /**
+         * The request is over: {@code reply} is its response, or null when it failed with
+         * {@code failure} ({@link MadTimeoutException}, or {@link IllegalStateException} /
+         * {@link RdmaException} when the engine closed or its receiver failed). Runs on the
+         * receiver thread: it must not block, and may {@link #submit} more.
+         */
+        void completed(ReceivedMad reply, RuntimeException failure);
+    }
+
+    /**
+     * Sends a request and returns at once; {@code done} is called with the response, or the
+     * failure, by the engine's receiver thread, which matches the response, resends with the same
+     * TID on a timeout and after a busy reply, exactly as {@link #execute} does, with no thread
+     * waiting: a caller with many requests to make (a discovery) hands each reply on from the
+     * receiver without parking and waking a thread per MAD. Requests beyond the engine's bound
+     * on requests in flight are sent as earlier ones finish.
+     *
+     * @param request a 256-byte MAD of a class without the RMPP header, header filled in but the TID
+     * @throws IllegalArgumentException if the request is longer than one MAD or of a class with the RMPP header
+     */
+    public void submit(byte[] request, MadAddress to, Duration timeout, int retries, Completion done) {
+        if (request.length != MadDecoder.MAD_SIZE || Rmpp.hasRmppHeader(request[1] & 0xFF)) {
+            throw new IllegalArgumentException("only single MADs of classes without RMPP are submitted, not a "
+                    + request.length + "-byte MAD of class 0x" + Integer.toHexString(request[1] & 0xFF));
+        }
+        checkOpen();
+        long tid = newTransactionId();
+        Bits.u64(request, TID_OFFSET, tid);
+        AsyncExchange a = new AsyncExchange(request, to, tid, timeout, retries, done);
+        if (outstanding.tryAcquire()) {
+            start(a);
+            return;
+        }
+        synchronized (queuedSubmits) {
+            queuedSubmits.add(a);
+        }
+        startQueued();
+    }
+
+    /** Sends a submitted request that holds a permit, its first attempt. */
+    private void start(AsyncExchange a) {
+        submitted.put((int) a.tid, a);
+        attempt(a);
+    }
+
+    /** Sends the next attempt of {@code a}, or fails it when the engine stopped meanwhile. */
+    private void attempt(AsyncExchange a) {
+        a.attempts++;
+        a.busy = null;
+        a.deadline = System.nanoTime() + a.timeout.toNanos();
+        try {
+            checkOpen();
+            tracer.sent(a.request, a.to);
+            transport.send(a.request, a.to);
+        } catch (RuntimeException e) {
+            finish(a, null, e);
+        }
+    }
+
+    /** Takes queued submitted requests while permits are free. */
+    private void startQueued() {
+        while (true) {
+            AsyncExchange next;
+            synchronized (queuedSubmits) {
+                if (queuedSubmits.isEmpty() || !outstanding.tryAcquire()) {
+                    return;
+                }
+                next = queuedSubmits.poll();
+            }
+            start(next);
+        }
+    }
+
+    /** Ends a submitted request (once: the first of its reply, failure or the engine's stop wins) and tells its caller. */
+    private void finish(AsyncExchange a, ReceivedMad reply, RuntimeException failure) {
+        if (!submitted.remove((int) a.tid, a)) {
+            return;
+        }
+        outstanding.release();
+        startQueued();
+        a.done.completed(reply, failure);
+    }
+
+    /** A packet answering a submitted request: its response, or a busy or dropped reply to resend after. */
+    private void answered(AsyncExchange a, ReceivedMad in) {
+        boolean busy = !in.dropped() && (Bits.u16(in.mad(), STATUS_OFFSET) & Mad.STATUS_BUSY) != 0;
+        if (!in.dropped() && !busy) {
+            finish(a, in, null);
+        } else if (a.attempts > a.retries) {
+            finish(a, null, unanswered(a.request, a.to, a.tid, in, busy, a.attempts, a.timeout));
+        } else if (busy) {
+            a.busy = in;
+            a.deadline = System.nanoTime() + Duration.ofMillis(Math.min(a.timeout.toMillis(), 20)).toNanos();
+        } else {
+            attempt(a);
+        }
+    }
+
+    /** Resends, or fails, the submitted requests whose deadline has passed; returns the millis until the next deadline. */
+    private int expireSubmitted() {
+        long now = System.nanoTime();
+        long next = Long.MAX_VALUE;
+        for (AsyncExchange a : submitted.values()) {
+            if (a.deadline - now > 0) {
+                next = Math.min(next, a.deadline - now);
+            } else if (a.busy == null && a.attempts > a.retries) {
+                finish(a, null, unanswered(a.request, a.to, a.tid, null, false, a.attempts, a.timeout));
+            } else {
+                attempt(a);
+            }
+        }
+        return next == Long.MAX_VALUE ? RECEIVE_SLICE_MILLIS : Math.clamp(next / 1_000_000 + 1, 1, RECEIVE_SLICE_MILLIS);
     }
 
     /**
@@ -340,8 +469,10 @@ public final class MadEngine implements AutoCloseable {
 
     private void receiveLoop() {
         try {
+            int slice = RECEIVE_SLICE_MILLIS;
             while (!closed.get()) {
-                ReceivedMad in = transport.receive(RECEIVE_SLICE_MILLIS);
+                ReceivedMad in = transport.receive(slice);
+                slice = submitted.isEmpty() ? RECEIVE_SLICE_MILLIS : expireSubmitted();
                 if (in == null) {
                     continue;
                 }
@@ -349,8 +480,11 @@ public final class MadEngine implements AutoCloseable {
                 byte[] mad = in.mad();
                 int tid = (int) Bits.u32(mad, TID_LOW_OFFSET);
                 boolean control = Rmpp.isControl(in);
+                AsyncExchange async;
                 if (control && (rmppSenders.containsKey(tid) || Rmpp.header(mad).rmppType() == Rmpp.TYPE_ACK)) {
                     deliver(rmppSenders, tid, in);
+                } else if (((mad[3] & Mad.METHOD_RESP_MASK) != 0 || in.dropped()) && (async = submitted.get(tid)) != null) {
+                    answered(async, in);
                 } else if ((mad[3] & Mad.METHOD_RESP_MASK) != 0 || in.dropped()) {
                     if (in.dropped() || pending.containsKey(tid) || !acknowledgedAgain(in, tid)) {
                         deliver(pending, tid, in);
@@ -428,6 +562,22 @@ public final class MadEngine implements AutoCloseable {
     }
 
     private void stopWaiters() {
+        RuntimeException stopped;
+        try {
+            checkOpen();
+            stopped = new IllegalStateException("MAD engine on " + transport.describe() + " stopped");
+        } catch (RuntimeException e) {
+            stopped = e;
+        }
+        synchronized (queuedSubmits) {
+            for (AsyncExchange a : queuedSubmits) {
+                a.done.completed(null, stopped);
+            }
+            queuedSubmits.clear();
+        }
+        for (AsyncExchange a : submitted.values()) {
+            finish(a, null, stopped);
+        }
         pending.values().forEach(inbox -> inbox.offer(STOPPED));
         rmppSenders.values().forEach(inbox -> inbox.offer(STOPPED));
         requestTransfers.values().forEach(inbox -> inbox.offer(STOPPED));

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jrdma.devices.EndPort;
@@ -561,6 +562,38 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
             long componentMask, int oui) {
         return transact(MadCall.of(rpc, attribute, path, attributeModifier, componentMask, oui), path)
                 .attribute(Attributes.factoryOf(attribute));
+    }
+
+    /**
+     * SubnGet or SubnSet of {@code attribute} on {@code path} without waiting: {@code done} gets
+     * the attribute the reply carries, or the failure {@link #call} would have thrown, on the
+     * engine's receiver thread ({@link MadEngine#submit}). SMPs only, which are never redirected.
+     */
+    <T extends IbaStruct & MadAttribute> void submit(Rpc rpc, T attribute, IBPath path, long attributeModifier,
+            BiConsumer<T, RuntimeException> done) {
+        MadCall<T> call = MadCall.of(rpc, attribute, path, attributeModifier, 0, 0);
+        if (!MadAddress.isSmp(call.mgmtClass())) {
+            throw new IllegalArgumentException(call + " is not an SMP");
+        }
+        byte[] request = call.request(path);
+        engine.submit(request, MadAddress.forPath(path, call.mgmtClass()), timeout(path), retries(path), (reply, failure) -> {
+            T result;
+            try {
+                if (failure instanceof MadException e) {
+                    throw inContext(e, call + " to " + path, new MadException.Exchange(request, e.reply().orElse(null), path));
+                }
+                if (failure != null) {
+                    throw failure;
+                }
+                Transaction transaction = new Transaction(call, request, reply, path);
+                transaction.check();
+                result = transaction.attribute(Attributes.factoryOf(attribute));
+            } catch (RuntimeException e) {
+                done.accept(null, e);
+                return;
+            }
+            done.accept(result, null);
+        });
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.jrdma.mad;
 
 import java.time.Duration;
+import java.util.function.BiConsumer;
 import org.jrdma.iba.wire.IbaStruct;
 import org.jrdma.iba.wire.MadAttribute;
 import org.jrdma.path.IBDRPath;
@@ -49,6 +50,31 @@ public final class SmpClient {
     /** SubnGet: reads an attribute into {@code attribute} and returns it. */
     public <T extends IbaStruct & MadAttribute> T get(T attribute, SmpTarget target, long attributeModifier) {
         return Attributes.into(attribute, transactor.subnGet(attribute, path(target), attributeModifier));
+    }
+
+    /**
+     * Whether {@link #getAsync} may be used: the SMPs go to the fabric through the engine, not
+     * to the SA through an {@link SaTransactor}.
+     */
+    public boolean submits() {
+        return !(transactor instanceof SaTransactor);
+    }
+
+    /**
+     * SubnGet without waiting, for callers with many to make (a discovery): the answer is read
+     * into {@code attribute} and {@code done} gets it, or gets the failure {@link #get} would
+     * have thrown, on the engine's receiver thread ({@link MadEngine#submit}), which {@code done}
+     * must not block.
+     *
+     * @throws IllegalStateException if this client does not {@link #submits submit} (the SA answers its SubnGets)
+     */
+    public <T extends IbaStruct & MadAttribute> void getAsync(T attribute, SmpTarget target, long attributeModifier,
+            BiConsumer<? super T, RuntimeException> done) {
+        if (!submits()) {
+            throw new IllegalStateException("the SA answers this client's SubnGets: they are not submitted to the engine");
+        }
+        transactor.submit(Rpc.SUBN_GET, attribute, path(target), attributeModifier,
+                (answer, failure) -> done.accept(failure == null ? Attributes.into(attribute, answer) : null, failure));
     }
 
     /** SubnSet: writes {@code attribute}; the node's answer (its new value) is written back into it. */

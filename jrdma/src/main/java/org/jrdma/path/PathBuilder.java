@@ -360,7 +360,9 @@ abstract sealed class PathBuilder<P extends IBPath> permits IBPath.Builder {
         }
         byte[] path = new byte[ports.length];
         for (int i = 0; i < ports.length; i++) {
-            check("drPath entry " + i, ports[i], EndPort.MAX_PORT_NUMBER);
+            if (ports[i] < 0 || ports[i] > EndPort.MAX_PORT_NUMBER) {
+                check("drPath entry " + i, ports[i], EndPort.MAX_PORT_NUMBER); // the name is made only to fail: this runs per SMP
+            }
             path[i] = (byte) ports[i];
         }
         this.drPath = path;

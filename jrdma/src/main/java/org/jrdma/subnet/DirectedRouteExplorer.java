@@ -2,6 +2,7 @@ package org.jrdma.subnet;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.mad.MadSchedule;
@@ -33,15 +34,50 @@ record DirectedRouteExplorer(SmpClient smp, SmpTarget.DirectedRoute start) imple
 
     @Override
     public Exploration.Probe probe(Port from) {
+        Step step = step(from);
+        return read(from, step.route(), step.arrivalPort());
+    }
+
+    /**
+     * {@link #probe} without waiting, when the client {@link SmpClient#submits submits} its SMPs:
+     * {@code done} gets the probe, or the failure {@code probe} would have thrown, on the engine's
+     * receiver thread.
+     */
+    void probe(Port from, BiConsumer<Exploration.Probe, RuntimeException> done) {
+        Step step;
+        try {
+            step = step(from);
+        } catch (RdmaException e) {
+            done.accept(null, e);
+            return;
+        }
+        smp.getAsync(new SmpNodeInfo(), step.route(), 0, (info, failure) -> {
+            if (failure instanceof RdmaException e) {
+                done.accept(null, new RdmaException("no answer by DR path " + step.route() + ": " + e.getMessage(), e));
+            } else if (failure != null) {
+                done.accept(null, failure);
+            } else {
+                done.accept(new Exploration.Probe(from, step.route(), info, null,
+                        step.arrivalPort() < 0 ? info.localPortNum() : step.arrivalPort()), null);
+            }
+        });
+    }
+
+    /** Where a probe out of a port goes: the route, and the port the link arrives at (-1: where NodeInfo says). */
+    private record Step(SmpTarget.DirectedRoute route, int arrivalPort) {
+    }
+
+    /** A channel adapter's port leads back the way it was reached; a switch's, one hop further. */
+    private static Step step(Port from) {
         SmpTarget.DirectedRoute here = from.node().route();
         if (!from.node().isSwitch() && here.hops() > 0) {
             int[] ports = here.ports();
-            return read(from, new SmpTarget.DirectedRoute(Arrays.copyOf(ports, ports.length - 1)), ports[ports.length - 1]);
+            return new Step(new SmpTarget.DirectedRoute(Arrays.copyOf(ports, ports.length - 1)), ports[ports.length - 1]);
         }
         if (here.hops() == SmpTarget.MAX_HOPS) {
             throw new RdmaException("DR path " + here + " already has the " + SmpTarget.MAX_HOPS + " hops a directed route can have");
         }
-        return read(from, here.then(from.number()), -1);
+        return new Step(here.then(from.number()), -1);
     }
 
     /** NodeInfo at {@code route}; the link arrives at {@code arrivalPort}, or where NodeInfo says for -1. */

@@ -2,6 +2,7 @@ package org.jrdma.subnet;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -9,17 +10,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.NodeType;
 import org.jrdma.iba.PhysPortState;
+import org.jrdma.iba.smp.SmpNodeDescription;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.iba.smp.SmpSwitchInfo;
+import org.jrdma.iba.wire.IbaStruct;
+import org.jrdma.iba.wire.MadAttribute;
 import org.jrdma.mad.MadSchedule;
+import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 
 /**
@@ -120,10 +129,22 @@ final class Exploration {
             ports.addAll(exits(subnet, node));
         }
         Outcome[] outcomes = new Outcome[ports.size()];
-        List<Runnable> probes = new ArrayList<>();
+        List<Mad> probes = new ArrayList<>();
+        DirectedRouteExplorer submitting = explorer instanceof DirectedRouteExplorer dr && dr.smp().submits() ? dr : null;
         for (int i = 0; i < ports.size(); i++) {
             int at = i;
-            probes.add(() -> outcomes[at] = probeOrProblem(ports.get(at)));
+            Port from = ports.get(at);
+            probes.add(new Mad(() -> outcomes[at] = probeOrProblem(from), submitting == null ? null
+                    : (done, fatal) -> submitting.probe(from, (probe, failure) -> {
+                        if (failure == null) {
+                            outcomes[at] = new Outcome(probe, null);
+                        } else if (failure instanceof RdmaException e) {
+                            outcomes[at] = new Outcome(null, from + ": " + e.getMessage());
+                        } else {
+                            fatal.accept(failure);
+                        }
+                        done.run();
+                    })));
         }
         windowed(sched, probes);
         List<Probe> found = new ArrayList<>();
@@ -184,25 +205,81 @@ final class Exploration {
     }
 
     /**
-     * Runs every piece of {@code work} on the schedule's window of virtual threads, each taking
-     * the next piece when it has done one, and waits for all of it. A level of 16,000 probes or
-     * reads then holds a window of threads that each make one MAD at a time: no thread started
-     * per MAD, and none parked on the engine's bound with its stack copied to the heap.
-     *
-     * @throws RuntimeException the first failure of the work (a thread that fails takes no more)
+     * One MAD of a level's work: {@code blocking} makes it in the calling thread; {@code submitted},
+     * when not null, starts it without waiting and runs {@code done} once it is over, on the
+     * engine's receiver thread, handing a failure that is not the MAD's own (the engine stopped)
+     * to {@code fatal} first.
      */
-    private static void windowed(MadSchedule sched, List<Runnable> work) {
+    private record Mad(Runnable blocking, BiConsumer<Runnable, Consumer<RuntimeException>> submitted) {
+    }
+
+    /**
+     * Runs every piece of {@code work} and waits for all of it. When every piece can be
+     * submitted, a window of them is started and each one's completion, run by the engine's
+     * receiver thread, starts the next: no thread waits for a reply, and none is woken per MAD.
+     * Otherwise the schedule's window of virtual threads each take the next piece when they have
+     * done one: no thread started per MAD, and none parked on the engine's bound.
+     *
+     * @throws RuntimeException the first failure of the work that is not a MAD's own
+     */
+    private static void windowed(MadSchedule sched, List<Mad> work) {
         AtomicInteger next = new AtomicInteger();
+        int window = Math.min(sched.window(), work.size());
+        if (work.stream().allMatch(m -> m.submitted() != null)) {
+            submitted(work, window);
+            return;
+        }
         List<MadSchedule.Task<Void>> threads = new ArrayList<>();
-        for (int t = 0; t < Math.min(sched.window(), work.size()); t++) {
+        for (int t = 0; t < window; t++) {
             threads.add(sched.queue(() -> {
                 for (int i = next.getAndIncrement(); i < work.size(); i = next.getAndIncrement()) {
-                    work.get(i).run();
+                    work.get(i).blocking().run();
                 }
             }));
         }
         for (MadSchedule.Task<Void> t : threads) {
             t.join();
+        }
+    }
+
+    /** {@link #windowed} for work that is all submitted: {@code window} pieces under way, each completion starting the next. */
+    private static void submitted(List<Mad> work, int window) {
+        AtomicInteger next = new AtomicInteger();
+        CountDownLatch over = new CountDownLatch(work.size());
+        List<RuntimeException> fatal = Collections.synchronizedList(new ArrayList<>());
+        Runnable startNext = new Runnable() {
+            @Override
+            public void run() {
+                int i = next.getAndIncrement();
+                if (i >= work.size()) {
+                    return;
+                }
+                AtomicBoolean done = new AtomicBoolean();
+                Runnable finished = () -> {
+                    if (done.compareAndSet(false, true)) {
+                        over.countDown();
+                        run();
+                    }
+                };
+                try {
+                    work.get(i).submitted().accept(finished, fatal::add);
+                } catch (RuntimeException e) {
+                    fatal.add(e);
+                    finished.run();
+                }
+            }
+        };
+        for (int t = 0; t < window; t++) {
+            startNext.run();
+        }
+        try {
+            over.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RdmaException("interrupted while discovering", e);
+        }
+        if (!fatal.isEmpty()) {
+            throw fatal.getFirst();
         }
     }
 
@@ -253,7 +330,7 @@ final class Exploration {
      * it means: a problem for a neighbor, the end of the discovery for the start node.
      */
     private static void readAll(MadSchedule sched, List<NodeRead> reads) {
-        List<Runnable> mads = new ArrayList<>();
+        List<Mad> mads = new ArrayList<>();
         for (NodeRead r : reads) {
             r.addMads(mads);
         }
@@ -286,34 +363,47 @@ final class Exploration {
         }
 
         /** Adds its MADs: the description unless known, a switch's SwitchInfo, and each port's PortInfo. */
-        void addMads(List<Runnable> mads) {
+        void addMads(List<Mad> mads) {
+            SmpClient smp = attributes instanceof SmpAttributes a && a.smp().submits() ? a.smp() : null;
             if (description == null) {
-                mads.add(kept(() -> description = attributes.description(target)));
+                mads.add(mad(smp, () -> description = attributes.description(target), new SmpNodeDescription(), 0,
+                        d -> description = d.nodeString(), this::fail));
             }
             if (isSwitch) {
-                mads.add(kept(() -> switchInfo = attributes.switchInfo(target)));
+                mads.add(mad(smp, () -> switchInfo = attributes.switchInfo(target), new SmpSwitchInfo(), 0, s -> switchInfo = s,
+                        this::fail));
             }
             for (int i = 0; i < ports.length; i++) {
                 int at = i;
-                mads.add(() -> {
-                    try {
-                        portInfos[at] = attributes.portInfo(target, ports[at]);
-                    } catch (RdmaException e) {
-                        portFailures[at] = e;
-                    }
-                });
+                mads.add(mad(smp, () -> portInfos[at] = attributes.portInfo(target, ports[at]), new SmpPortInfo(), ports[at],
+                        p -> portInfos[at] = p, e -> portFailures[at] = e));
             }
         }
 
-        /** {@code mad}, with its failure kept by this read instead of thrown. */
-        private Runnable kept(Runnable mad) {
-            return () -> {
+        /**
+         * One read: {@code blocking} through the attributes, or, when {@code smp} submits, the
+         * SubnGet of {@code attribute} submitted; the answer goes to {@code answer} and a failure
+         * of the read to {@code failed}, not thrown.
+         */
+        private <T extends IbaStruct & MadAttribute> Mad mad(SmpClient smp, Runnable blocking, T attribute, int modifier,
+                Consumer<T> answer, Consumer<RdmaException> failed) {
+            Runnable kept = () -> {
                 try {
-                    mad.run();
+                    blocking.run();
                 } catch (RdmaException e) {
-                    fail(e);
+                    failed.accept(e);
                 }
             };
+            return new Mad(kept, smp == null ? null : (done, fatal) -> smp.getAsync(attribute, target, modifier, (a, failure) -> {
+                if (failure == null) {
+                    answer.accept(a);
+                } else if (failure instanceof RdmaException e) {
+                    failed.accept(e);
+                } else {
+                    fatal.accept(failure);
+                }
+                done.run();
+            }));
         }
 
         private synchronized void fail(RdmaException e) {
