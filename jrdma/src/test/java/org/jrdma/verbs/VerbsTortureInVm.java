@@ -56,9 +56,9 @@ public final class VerbsTortureInVm {
      */
     private static final long PAUSE_NANOS = 10_000;
     /**
-     * How long a round's threads may take to stop before it counts as a hang. A deadlock never
-     * ends; 10 s was once too short for a runnable virtual thread to get a carrier in the VM's two
-     * TCG vCPUs while the host ran three other VMs and builds.
+     * How long a round's threads may take to stop (a closer: once the workers are stopped) before
+     * it counts as a hang. A deadlock never ends; 10 s was once too short for a runnable virtual
+     * thread to get the VM's one carrier while the host ran three other VMs and builds.
      */
     private static final Duration HANG = Duration.ofSeconds(30);
     /**
