@@ -2,5 +2,7 @@
 module org.jrdma.tools {
     requires org.jrdma;
     requires info.picocli;
-    opens org.jrdma.tools to info.picocli;
+    requires com.fasterxml.jackson.databind;
+    opens org.jrdma.tools to info.picocli, com.fasterxml.jackson.databind;
+    opens org.jrdma.tools.json to info.picocli, com.fasterxml.jackson.databind;
 }
