@@ -51,6 +51,9 @@ final class IbpingCommand extends VendorPingCommand {
 
     @Override
     int run() throws InterruptedException {
+        if (json()) {
+            throw new UsageException("--json: ibping has no JSON document yet");
+        }
         if (dest == null && !server) {
             throw new UsageException("ibping needs a destination, or -S to serve");
         }

@@ -88,6 +88,9 @@ final class IbportstateCommand extends FabricCommand {
 
     @Override
     int run() {
+        if (json()) {
+            throw new UsageException("--json: ibportstate has no JSON document yet");
+        }
         RouteOrGuidOptions.Address dest = address.parse(args.get(0));
         smp = smp();
         options = keys.diagOptions();

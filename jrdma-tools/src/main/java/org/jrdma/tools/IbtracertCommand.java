@@ -149,6 +149,9 @@ final class IbtracertCommand extends FabricCommand {
 
     @Override
     int run() {
+        if (json()) {
+            throw new UsageException("--json: ibtracert has no JSON document yet");
+        }
         RouteOrGuidOptions.Address src = parse(source, "source");
         RouteOrGuidOptions.Address dst = parse(destination, "destination");
         Integer multicastLid = mlid == null ? null : mlid(mlid);
