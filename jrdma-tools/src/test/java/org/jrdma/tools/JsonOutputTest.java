@@ -2,11 +2,13 @@ package org.jrdma.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -101,8 +103,9 @@ class JsonOutputTest {
 
     @Test
     void saquery(Fabric fabric) {
-        Runs runs = Runs.of(fabric, "saquery");
+        Runs runs = Runs.of(fabric, "saquery", "--sim-node", "node01 HCA-1");
         JsonNode records = runs.document().get("records");
+        assertNotNull(records, runs.json().out() + runs.json().err());
         assertEquals(runs.count("^NodeRecord dump:"), records.size());
         assertEquals(Integer.decode(runs.text("^\\s+lid\\.+(\\S+)")), records.get(0).get("lid").asInt(), "the first record's LID");
     }
@@ -147,6 +150,65 @@ class JsonOutputTest {
         Runs stat = Runs.of(fabric, "ibstat");
         assertEquals(stat.text("^\\w+ '(\\S+)'"), stat.document().get(0).get("name").asText());
         assertEquals(stat.text("Port GUID: (0x\\p{XDigit}+)"), stat.document().at("/0/ports/0/portGuid").asText());
+    }
+
+    @Test
+    void ibtracert(Fabric fabric) throws Exception {
+        int local = JSON.readTree(IbtoolRun.of("ibaddr", "--json", "--sim", fabric.socketName()).out()).get("lid").asInt();
+        Runs runs = Runs.of(fabric, "ibtracert", Integer.toString(local), "1");
+        assertEquals(runs.count("^\\[\\d+\\] -> "), runs.document().get("hops").size());
+        assertEquals(runs.text("^From \\S+ \\{(0x\\p{XDigit}+)\\}"), runs.document().at("/from/nodeGuid").asText());
+        assertEquals(runs.text("^To \\S+ \\{(0x\\p{XDigit}+)\\}"), runs.document().at("/to/nodeGuid").asText());
+        assertEquals(1, runs.document().at("/to/lid").asInt());
+        IbtoolRun multicast = IbtoolRun.of("ibtracert", "--json", "--sim", fabric.socketName(), "-m", "0xc000", Integer.toString(local), "1");
+        assertEquals(2, multicast.exitCode(), "no document for multicast traces yet");
+        assertEquals(2, JSON.readTree(multicast.out()).at("/error/status").asInt());
+    }
+
+    @Test
+    void ibportstate(Fabric fabric) throws Exception {
+        Runs runs = Runs.of(fabric, "ibportstate", "--sim-node", "node01 HCA-1", Integer.toString(lidOf(fabric, "node01 HCA-1")), "1");
+        assertNotNull(runs.document().get("portNum"), runs.json().out() + runs.json().err());
+        assertEquals(1, runs.document().get("portNum").asInt());
+        assertEquals(1, runs.document().get("nodeType").asInt());
+        assertEquals("Active", runs.text("^LinkState:\\.+(\\w+)"));
+        assertEquals(4, runs.document().at("/portInfo/portState").asInt(), "PortState 4, Active");
+        assertEquals(runs.text.out().contains("Peer PortInfo:"), runs.document().has("peerPortInfo"), runs.json().out());
+    }
+
+    @Test
+    void ibpingWithoutAServer(Fabric fabric) throws Exception {
+        IbtoolRun run = IbtoolRun.of("ibping", "--json", "--sim", fabric.socketName(), "--sim-node", "node01 HCA-1", "-t", "200", "-c", "1",
+                Integer.toString(lidOf(fabric, "node05 HCA-1")));
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode document = JSON.readTree(run.out());
+        assertEquals(1, document.get("transmitted").asInt());
+        assertEquals(0, document.get("received").asInt());
+        assertEquals(100, document.get("packetLossPercent").asInt());
+        assertEquals(0, document.get("pongs").size());
+    }
+
+    @Test
+    void decodeMad() throws Exception {
+        byte[] smp = new byte[256];
+        smp[0] = 1;
+        smp[1] = (byte) 0x81;
+        smp[2] = 1;
+        smp[3] = 1;
+        smp[17] = 0x11;
+        String hex = HexFormat.of().formatHex(smp);
+        IbtoolRun text = IbtoolRun.of("decode_mad", hex);
+        IbtoolRun json = IbtoolRun.of("decode_mad", "--json", hex);
+        assertEquals(text.exitCode(), json.exitCode(), json.err());
+        JsonNode document = JSON.readTree(json.out());
+        assertEquals(0x11, document.at("/header/attributeId").asInt());
+        assertTrue(text.out().startsWith(document.get("headerName").asText() + "\n"), text.out());
+        assertTrue(text.out().contains("\n" + document.get("recordName").asText() + "\n"), text.out());
+    }
+
+    /** The LID of the port ibsim's {@code node} attaches to, from {@code ibaddr --json}. */
+    private static int lidOf(Fabric fabric, String node) throws Exception {
+        return JSON.readTree(IbtoolRun.of("ibaddr", "--json", "--sim", fabric.socketName(), "--sim-node", node).out()).get("lid").asInt();
     }
 
     @Test
