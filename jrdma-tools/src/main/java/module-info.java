@@ -3,6 +3,10 @@ module org.jrdma.tools {
     requires org.jrdma;
     requires info.picocli;
     requires org.jline;
-    opens org.jrdma.tools to info.picocli;
+    requires com.fasterxml.jackson.databind;
+    opens org.jrdma.tools to info.picocli, com.fasterxml.jackson.databind;
     opens org.jrdma.tools.shell to info.picocli;
+    opens org.jrdma.tools.fts to info.picocli;
+    opens org.jrdma.tools.cache to info.picocli;
+    opens org.jrdma.tools.json to info.picocli, com.fasterxml.jackson.databind;
 }

@@ -47,6 +47,10 @@ final class DecodeMadCommand extends IbtoolCommand {
         } catch (MalformedMadException e) {
             throw new UsageException("not a MAD: " + e.getMessage());
         }
+        if (json()) {
+            return json(new Json(mad.header().ibaName(), mad.header(), mad.records().isEmpty() ? null : mad.records().getFirst().ibaName(),
+                    mad.records()), ExitCodes.OK);
+        }
         out().print(mad.header().toDottedString());
         if (mad.records().isEmpty()) {
             out().printf("attribute 0x%04x of management class 0x%02x: jrdma has no description of it%n", mad.header().attributeId(),
@@ -86,5 +90,13 @@ final class DecodeMadCommand extends IbtoolCommand {
             bytes[i] = (byte) Integer.parseInt(digits, 2 * i, 2 * i + 2, 16);
         }
         return bytes;
+    }
+
+    /**
+     * {@code --json}: the MAD's header by field ({@code headerName} its IBA name, e.g. {@code SMP}),
+     * then its attribute's records by field ({@code recordName} their IBA name, absent with no
+     * records when jrdma has no description of the attribute).
+     */
+    record Json(String headerName, IbaStruct header, String recordName, List<IbaStruct> records) {
     }
 }

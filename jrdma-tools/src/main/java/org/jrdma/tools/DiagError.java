@@ -102,6 +102,31 @@ public final class DiagError extends RuntimeException {
         return status;
     }
 
+    /** The {@code iberror: failed:} text, or the standard error lines' text when the C tool prints none. */
+    String failedText() {
+        return getMessage();
+    }
+
+    /** The lines the C tool writes on standard error. */
+    List<String> stderrLines() {
+        return List.copyOf(stderr);
+    }
+
+    /**
+     * With {@code --json}: the C tool's standard error lines, then the failure as a JSON document on
+     * standard output in place of the {@code iberror} line, then jrdma's explanation on standard error.
+     */
+    void reportJson(IbtoolCommand command, PrintWriter out, PrintWriter err) {
+        stderr.forEach(line -> err.print(line + "\n"));
+        String detail = getCause() != null ? getCause().getMessage() : null;
+        command.jsonError(failedText(), detail, stderrLines(), status);
+        if (detail != null) {
+            err.print(command.spec.name() + ": " + detail + "\n");
+        }
+        out.flush();
+        err.flush();
+    }
+
     /**
      * Prints the failure: the C tool's standard error lines, its {@code iberror} line on standard
      * output, then the cause's message (jrdma's explanation) on standard error.

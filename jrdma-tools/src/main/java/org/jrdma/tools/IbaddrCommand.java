@@ -1,6 +1,7 @@
 package org.jrdma.tools;
 
 import org.jrdma.iba.Gid;
+import org.jrdma.iba.Guid;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.mad.SmpClient;
@@ -64,6 +65,11 @@ final class IbaddrCommand extends FabricCommand {
             return new Port(smp.get(new SmpNodeInfo(), d.target(), 0), smp.get(new SmpPortInfo(), d.target(), portNumber));
         });
         SmpPortInfo info = addressed.info();
+        if (json()) {
+            int first = info.lid();
+            return json(new Json(new Gid(info.gidPrefix(), addressed.node().portGuid().value()), addressed.node().portGuid(), first,
+                    first + (1 << info.lmc()) - 1, info.lmc()), ExitCodes.OK);
+        }
         StringBuilder line = new StringBuilder();
         if (showGid) {
             line.append("GID ").append(new Gid(info.gidPrefix(), addressed.node().portGuid().value())).append(' ');
@@ -76,5 +82,9 @@ final class IbaddrCommand extends FabricCommand {
         }
         out().println(line);
         return ExitCodes.OK;
+    }
+
+    /** {@code --json}: the port's GID, port GUID and LID range ({@code lid} to {@code lidEnd}, {@code 2^lmc} LIDs). */
+    record Json(Gid gid, Guid portGuid, int lid, int lidEnd, int lmc) {
     }
 }

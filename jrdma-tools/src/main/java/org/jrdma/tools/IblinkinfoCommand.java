@@ -1,6 +1,7 @@
 package org.jrdma.tools;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
@@ -19,6 +20,7 @@ import org.jrdma.subnet.Node;
 import org.jrdma.subnet.Port;
 import org.jrdma.subnet.Subnet;
 import org.jrdma.subnet.SubnetDiscovery;
+import org.jrdma.tools.json.JsonSubnet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -117,19 +119,22 @@ final class IblinkinfoCommand extends FabricCommand {
         SubnetDiscovery discovery = discover(smp(), route, wanted);
         progressDone();
         Subnet subnet = discovery.subnet();
+        List<Node> printed = new ArrayList<>();
         if ((route != null || wanted != null) && !all) {
             if (!shown(subnet.from())) {
                 // The C tool says so on standard error and exits 0.
                 throw DiagError.stderr("Failed to find port: " + (route != null ? directRoute : portGuid), ExitCodes.OK, null);
             }
-            printNode(out, subnet.from());
+            printed.add(subnet.from());
         } else {
-            for (Node node : subnet.nodes().reversed()) {
-                if (shown(node)) {
-                    printNode(out, node);
-                }
-            }
+            subnet.nodes().reversed().stream().filter(this::shown).forEach(printed::add);
         }
+        if (json()) {
+            return json(new JsonSubnet(printed.stream().map(node -> JsonSubnet.node(node, this::name,
+                    port -> port.number() > 0 && (!downOnly || port.info().portState() == PortState.DOWN.value()))).toList(),
+                    discovery.problems()), reportProblems(discovery.problems()));
+        }
+        printed.forEach(node -> printNode(out, node));
         return reportProblems(discovery.problems());
     }
 

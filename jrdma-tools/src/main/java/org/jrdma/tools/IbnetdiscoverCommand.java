@@ -17,6 +17,7 @@ import org.jrdma.subnet.SubnetCacheException;
 import org.jrdma.subnet.SubnetDiff;
 import org.jrdma.subnet.SubnetDiscovery;
 import org.jrdma.subnet.TopologyWriter;
+import org.jrdma.tools.json.JsonSubnet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -91,7 +92,12 @@ final class IbnetdiscoverCommand extends FabricCommand {
         Function<Node, String> displayName = node -> map.name(node.guid(), node.description());
         FabricDrawing drawing = dot == null && svg == null ? null : FabricDrawing.of(subnet, displayName);
         PrintWriter out = out();
-        if (!"-".equals(dot) && !"-".equals(svg)) {
+        if (json()) {
+            if ("-".equals(dot) || "-".equals(svg) || before != null) {
+                throw new UsageException("--json writes the subnet on standard output: not with --diff, --dot - or --svg -");
+            }
+            json(JsonSubnet.of(subnet, _ -> true, displayName, problems), ExitCodes.OK);
+        } else if (!"-".equals(dot) && !"-".equals(svg)) {
             out.print(before == null ? TopologyWriter.write(subnet, ZonedDateTime.now(), displayName)
                     : SubnetDiff.write(before, subnet, checks, displayName));
         }

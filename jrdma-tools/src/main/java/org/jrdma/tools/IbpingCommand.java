@@ -1,6 +1,8 @@
 package org.jrdma.tools;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.mad.OpenIbPing;
 import org.jrdma.mad.MadTimeoutException;
@@ -103,7 +105,9 @@ final class IbpingCommand extends VendorPingCommand {
         if (lastHost.isEmpty()) {
             lastHost = pong.hostAndDomain();
         }
-        if (!flood) {
+        if (json()) {
+            jsonPongs.add(new JsonPong(pong.hostAndDomain(), rtt));
+        } else if (!flood) {
             out().print("Pong from " + pong.hostAndDomain() + " (" + destText + "): time " + millis(rtt) + " ms\n");
             out().flush();
         }
@@ -117,11 +121,32 @@ final class IbpingCommand extends VendorPingCommand {
         long total = (System.nanoTime() - start) / 1000;
         long lost = transmitted - replied;
         long average = replied == 0 ? 0 : totalRtt / replied;
+        if (json()) {
+            json(new Json(destText, lastHost.isEmpty() ? null : lastHost, jsonPongs, transmitted, replied,
+                    lost != 0 ? lost * 100 / transmitted : 0, total / 1000, Math.max(minRtt, 0), average, maxRtt), ExitCodes.OK);
+            return;
+        }
         out().print("\n--- " + lastHost + " (" + destText + ") ibping statistics ---\n"
                 + transmitted + " packets transmitted, " + replied + " received, " + (lost != 0 ? lost * 100 / transmitted : 0)
                 + "% packet loss, time " + total / 1000 + " ms\n"
                 + "rtt min/avg/max = " + millis(Math.max(minRtt, 0)) + "/" + millis(average) + "/" + millis(maxRtt) + " ms\n");
         out().flush();
+    }
+
+    /** With {@code --json}: the answers, in order (with {@code -f} too). */
+    private final List<JsonPong> jsonPongs = new ArrayList<>();
+
+    /**
+     * {@code --json}, written when the pings end (after {@code -c} of them, or on SIGINT as the
+     * statistics are): the destination, the host that answered, each answer, and the statistics,
+     * times in microseconds.
+     */
+    record Json(String destination, String host, List<JsonPong> pongs, long transmitted, long received, long packetLossPercent,
+            long timeMs, long rttMinUs, long rttAvgUs, long rttMaxUs) {
+    }
+
+    /** One answer: the server's host name and domain, and the round-trip time in microseconds. */
+    record JsonPong(String host, long rttUs) {
     }
 
     /** Answers every Get of the ping class with this host's name (the C server's reply), until stopped. */

@@ -1,7 +1,9 @@
 package org.jrdma.tools;
 
 import java.io.Console;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,11 +13,13 @@ import org.jrdma.iba.diag.DiagOptions;
 import org.jrdma.iba.smp.SmpMlnxExtendedPortInfo;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
+import org.jrdma.iba.wire.IbaStruct;
 import org.jrdma.mad.MadTimeoutException;
 import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import org.jrdma.path.IBDRPath;
+import org.jrdma.tools.json.JsonOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -127,21 +131,54 @@ final class IbportstateCommand extends FabricCommand {
             throw DiagError.exit("Can't set M_Key fields on switch port != 0");
         }
         boolean change = op != Op.QUERY || !values.isEmpty();
-        print((change ? "Initial " : "") + (isSwitch ? "Switch" : "CA/RT") + " PortInfo:\n");
+        jsonDocument.put("destination", destText);
+        jsonDocument.put("portNum", portNumber);
+        jsonDocument.put("nodeType", node.nodeType());
+        if (!json()) {
+            print((change ? "Initial " : "") + (isSwitch ? "Switch" : "CA/RT") + " PortInfo:\n");
+        }
         SmpPortInfo info = new SmpPortInfo();
         boolean extendedSpeeds = portInfo(d.target(), portNumber, isSwitch, info);
-        print(IbportstateFormat.port(destText, portNumber, info, extendedSpeeds, !isSwitch || portNumber == 0, options));
+        show("portInfo", IbportstateFormat.port(destText, portNumber, info, extendedSpeeds, !isSwitch || portNumber == 0, options), info);
         SmpMlnxExtendedPortInfo ext = new SmpMlnxExtendedPortInfo();
         if (mlnxExtendedPortInfo(node)) {
             explained("smp query ext portinfo failed", () -> smp.get(ext, d.target(), portNumber));
-            print(IbportstateFormat.mlnxExtended(destText, portNumber, ext));
+            show("mlnxExtendedPortInfo", IbportstateFormat.mlnxExtended(destText, portNumber, ext), ext);
         }
         if (change) {
             set(d, destText, portNumber, isSwitch, extendedSpeeds, op, values, info, ext);
         } else if (isSwitch && portNumber != 0 && info.portState() == PORT_STATE_ACTIVE) {
             new IbportstatePeer(this, info, ext, extendedSpeeds).run(d, portNumber);
         }
+        if (json()) {
+            if (!jsonMessages.isEmpty()) {
+                jsonDocument.put("messages", jsonMessages);
+            }
+            return json(jsonDocument, ExitCodes.OK);
+        }
         return ExitCodes.OK;
+    }
+
+    /**
+     * With {@code --json}: the document, {@code {destination, portNum, nodeType, portInfo,
+     * mlnxExtendedPortInfo, afterPortInfo, afterMlnxExtendedPortInfo, peerPortNum, peerPortInfo,
+     * peerMlnxExtendedPortInfo, messages}}, each attribute as read (or as set) at that step.
+     */
+    private final Map<String, Object> jsonDocument = new LinkedHashMap<>();
+    private final List<String> jsonMessages = new ArrayList<>();
+
+    /** Prints an attribute's text, or with {@code --json} keeps its fields as they are now under {@code key}. */
+    void show(String key, String text, IbaStruct attribute) {
+        if (json()) {
+            jsonDocument.put(key, JsonOutput.fields(attribute));
+        } else {
+            print(text);
+        }
+    }
+
+    /** Keeps a member of the {@code --json} document. */
+    void jsonPut(String key, Object value) {
+        jsonDocument.put(key, value);
     }
 
     /** Changes the port as {@code op} and {@code values} say, from the PortInfo just read, and shows what it became. */
@@ -184,15 +221,15 @@ final class IbportstateCommand extends FabricCommand {
         if (values.containsKey(Value.FDR10)) {
             ext.stateChangeEnable(FDR10).linkSpeedEnabled((int) (long) values.get(Value.FDR10));
             explained("smp set MLNX ext portinfo failed", () -> smp.set(ext, d.target(), portNumber));
-            print("\nAfter MLNXExtendedPortInfo set:\n" + IbportstateFormat.mlnxExtended(destText, portNumber, ext));
+            show("afterMlnxExtendedPortInfo", "\nAfter MLNXExtendedPortInfo set:\n" + IbportstateFormat.mlnxExtended(destText, portNumber, ext), ext);
         }
         ifSet(values, Value.MKEY, info::mKey);
         ifSet(values, Value.MKEYLEASE, v -> info.mKeyLeasePeriod((int) v));
         ifSet(values, Value.MKEYPROT, v -> info.mKeyProtectBits((int) v));
         long modifier = portNumber | (extendedSpeeds ? 1L << 31 : 0);
         explained("smp set portinfo failed", () -> smp.set(info, d.target(), modifier));
-        print("\nAfter PortInfo set:\n"
-                + IbportstateFormat.port(destText, portNumber, info, extendedSpeeds, !isSwitch || portNumber == 0, options));
+        show("afterPortInfo", "\nAfter PortInfo set:\n"
+                + IbportstateFormat.port(destText, portNumber, info, extendedSpeeds, !isSwitch || portNumber == 0, options), info);
     }
 
     private static void ifSet(Map<Value, Long> values, Value value, LongConsumer then) {
@@ -282,8 +319,13 @@ final class IbportstateCommand extends FabricCommand {
         return options;
     }
 
+    /** Prints {@code text}; with {@code --json} it is one of the document's {@code messages}. */
     void print(String text) {
-        out().print(text);
+        if (json()) {
+            jsonMessages.add(text.strip());
+        } else {
+            out().print(text);
+        }
     }
 
     /**

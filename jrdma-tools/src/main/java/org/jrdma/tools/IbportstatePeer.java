@@ -43,7 +43,10 @@ record IbportstatePeer(IbportstateCommand command, SmpPortInfo local, SmpMlnxExt
         SmpNodeInfo peerNode = command.nodeInfo(path, dest);
         boolean peerSwitch = peerNode.nodeType() == 2;
         int peerPort = peerNode.localPortNum();
-        command.print("Peer PortInfo:\n");
+        if (!command.json()) {
+            command.print("Peer PortInfo:\n");
+        }
+        command.jsonPut("peerPortNum", peerPort);
         boolean[] peerExtendedSpeeds = new boolean[1];
         SmpPortInfo peer = command.portInfo(path, peerPort, peerSwitch, peerExtendedSpeeds);
         SmpMlnxExtendedPortInfo peerExt = localExt;
@@ -51,10 +54,10 @@ record IbportstatePeer(IbportstateCommand command, SmpPortInfo local, SmpMlnxExt
         if (peerHasExt) {
             peerExt = command.mlnxExtended(path, peerPort);
         }
-        command.print(IbportstateFormat.port(dest, peerPort, peer, peerExtendedSpeeds[0], !peerSwitch || peerPort == 0,
-                command.options()));
+        command.show("peerPortInfo", IbportstateFormat.port(dest, peerPort, peer, peerExtendedSpeeds[0], !peerSwitch || peerPort == 0,
+                command.options()), peer);
         if (peerHasExt) {
-            command.print(IbportstateFormat.mlnxExtended(dest, peerPort, peerExt));
+            command.show("peerMlnxExtendedPortInfo", IbportstateFormat.mlnxExtended(dest, peerPort, peerExt), peerExt);
         }
         validateWidth(width(local.linkWidthEnabled(), local.linkWidthSupported()),
                 width(peer.linkWidthEnabled(), peer.linkWidthSupported()), local.linkWidthActive());

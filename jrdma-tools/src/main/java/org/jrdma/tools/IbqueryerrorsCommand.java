@@ -269,9 +269,15 @@ final class IbqueryerrorsCommand extends FabricCommand {
                 node -> new NodeCheck(gmp, node, map.name(node.guid(), node.description()), thresholds).run());
         progressDone();
         Report report = new Report(outcomes.stream().map(ParallelReads.Outcome::value).toList(), thresholds, suppressed);
+        int status = report.badPorts() != 0 ? 1 : ExitCodes.OK;
+        if (json()) {
+            report.nodes().forEach(node -> node.err().forEach(line -> err().print(line + "\n")));
+            problems.forEach(this::warn);
+            return json(Json.of(report), status);
+        }
         print(report, out(), err());
         problems.forEach(this::warn);
-        return report.badPorts() != 0 ? 1 : ExitCodes.OK;
+        return status;
     }
 
     private static List<String> thresholdNames() {
@@ -291,6 +297,31 @@ final class IbqueryerrorsCommand extends FabricCommand {
             case 3 -> routers;
             default -> false;
         };
+    }
+
+    /**
+     * {@code --json}: each node's report (its lines, in the order the text prints them, each with its
+     * {@code kind}: {@code ErrorsHeader}, {@code CountersHeader}, {@code PortReadings}, {@code LinkInfo}),
+     * then the summary's numbers, the thresholds' summary line and the suppressed counters.
+     */
+    record Json(List<JsonNode> nodes, int nodesChecked, int badNodes, int portsChecked, int badPorts, int pmaFailures,
+            String thresholds, List<String> suppressed) {
+        static Json of(Report report) {
+            List<NodeReport> nodes = report.nodes();
+            return new Json(nodes.stream().map(n -> new JsonNode(n.out().stream().map(line -> new JsonLine(line.getClass().getSimpleName(), line))
+                    .toList(), n.portsChecked(), n.badPorts(), n.bad(), n.pmaFailures())).toList(), nodes.size(),
+                    (int) nodes.stream().filter(NodeReport::bad).count(), nodes.stream().mapToInt(NodeReport::portsChecked).sum(),
+                    report.badPorts(), nodes.stream().mapToInt(NodeReport::pmaFailures).sum(), report.thresholds().summary(),
+                    report.suppressed());
+        }
+    }
+
+    /** {@code --json}: one node's report. */
+    record JsonNode(List<JsonLine> lines, int portsChecked, int badPorts, boolean bad, int pmaFailures) {
+    }
+
+    /** {@code --json}: one line of a node's report and what kind it is. */
+    record JsonLine(String kind, Line line) {
     }
 
     /** Prints the nodes' reports, then the summary. */

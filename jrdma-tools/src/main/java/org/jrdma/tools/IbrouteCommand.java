@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.jrdma.RdmaException;
+import org.jrdma.iba.Guid;
 import org.jrdma.iba.NodeType;
 import org.jrdma.iba.smp.SmpLinearForwardingTable;
 import org.jrdma.iba.smp.SmpMulticastForwardingTable;
@@ -92,7 +93,31 @@ final class IbrouteCommand extends FabricCommand {
         } else {
             unicastTables(smp, sw, start, end, map, out());
         }
+        if (json()) {
+            return json(new Json(sw.at().portId().toString(), sw.info().nodeGuid(), sw.description(), jsonUnicast, jsonMulticast), ExitCodes.OK);
+        }
         return ExitCodes.OK;
+    }
+
+    /** With {@code --json}: the table entries shown, in order. */
+    private final List<JsonRoute> jsonUnicast = new ArrayList<>();
+    private final List<JsonMulticastRoute> jsonMulticast = new ArrayList<>();
+
+    /**
+     * {@code --json}: the switch, and its LinearForwardingTable entries ({@code unicast}, without
+     * {@code -M}) or its MulticastForwardingTable entries ({@code multicast}, with {@code -M}) that
+     * the text shows.
+     */
+    record Json(String destination, Guid nodeGuid, String nodeDescription, List<JsonRoute> unicast,
+            List<JsonMulticastRoute> multicast) {
+    }
+
+    /** A LID, its output port and (unless {@code -n}) ibroute's description of what the port leads to. */
+    record JsonRoute(int lid, int port, String destination) {
+    }
+
+    /** An MLID and the ports its PortMask sets. */
+    record JsonMulticastRoute(int mlid, List<Integer> ports) {
     }
 
     private static Switch checkSwitch(SmpClient smp, Destination d, NodeNameMap map) {
@@ -122,9 +147,11 @@ final class IbrouteCommand extends FabricCommand {
             warn("illegal lft top %d, truncate to %d", end, MAX_UNICAST_LID);
             end = MAX_UNICAST_LID;
         }
-        out.print(sw.header("Unicast lids", start, end));
-        out.print("  Lid  Out   Destination\n");
-        out.print("       Port     Info \n");
+        if (!json()) {
+            out.print(sw.header("Unicast lids", start, end));
+            out.print("  Lid  Out   Destination\n");
+            out.print("       Port     Info \n");
+        }
         int nports = sw.info().numPorts();
         List<Integer> blocks = IntStream.range(start / LIDS_PER_BLOCK, align(end, LIDS_PER_BLOCK) / LIDS_PER_BLOCK).boxed().toList();
         List<ParallelReads.Outcome<SmpLinearForwardingTable>> tables = ParallelReads.of(blocks, window(smp),
@@ -145,12 +172,18 @@ final class IbrouteCommand extends FabricCommand {
         Destinations destinations = brief ? null : Destinations.read(smp, map, shown, tables, start / LIDS_PER_BLOCK, nports);
         for (int lid : shown) {
             int port = tables.get(lid / LIDS_PER_BLOCK - start / LIDS_PER_BLOCK).value().portBlock(lid % LIDS_PER_BLOCK);
-            out.printf("0x%04x %03d %s%n", lid, port, brief ? "" : destinations.describe(lid, port <= nports));
+            if (json()) {
+                jsonUnicast.add(new JsonRoute(lid, port, brief ? null : destinations.describe(lid, port <= nports)));
+            } else {
+                out.printf("0x%04x %03d %s%n", lid, port, brief ? "" : destinations.describe(lid, port <= nports));
+            }
         }
         if (stop < blocks.size()) {
             throw blockFailure(tables.get(stop).failure(), blocks.get(stop));
         }
-        out.printf("%d %slids dumped %n", shown.size(), all ? "" : "valid ");
+        if (!json()) {
+            out.printf("%d %slids dumped %n", shown.size(), all ? "" : "valid ");
+        }
     }
 
     /** The LIDs of block {@code block} that lie in {@code start..end}. */
@@ -267,23 +300,9 @@ final class IbrouteCommand extends FabricCommand {
             end = MAX_MLID;
         }
         int nports = sw.info().numPorts();
-        out.print(sw.header("Multicast mlids", start, end));
-        if (brief) {
-            out.print(" MLid       Port Mask\n");
-        } else {
-            if (nports > 9) {
-                StringBuilder tens = new StringBuilder();
-                for (int i = 0; i <= nports; i++) {
-                    tens.append(i % 10 != 0 ? ' ' : (char) ('0' + i / 10)).append(' ');
-                }
-                out.print("            " + tens + "\n");
-            }
-            StringBuilder units = new StringBuilder();
-            for (int i = 0; i <= nports; i++) {
-                units.append(i % 10).append(' ');
-            }
-            out.print("     Ports: " + units + "\n");
-            out.print(" MLid\n");
+        if (!json()) {
+            out.print(sw.header("Multicast mlids", start, end));
+            multicastHeader(out, nports);
         }
         int chunks = align(nports + 1, PORTS_PER_MASK) / PORTS_PER_MASK;
         List<Long> modifiers = new ArrayList<>();
@@ -304,13 +323,44 @@ final class IbrouteCommand extends FabricCommand {
             }
             for (int mlid : lidsOf(block, MLIDS_PER_BLOCK, start, end)) {
                 String line = mlidLine(masks.subList(at, at + chunks), mlid % MLIDS_PER_BLOCK, nports);
-                if (line != null) {
+                if (line != null && json()) {
+                    List<Integer> ports = new ArrayList<>();
+                    for (int port = 0; port <= nports; port++) {
+                        if ((masks.get(at + port / PORTS_PER_MASK).value().portMaskBlock(mlid % MLIDS_PER_BLOCK) & 1 << port % PORTS_PER_MASK) != 0) {
+                            ports.add(port);
+                        }
+                    }
+                    jsonMulticast.add(new JsonMulticastRoute(mlid, ports));
+                } else if (line != null) {
                     out.printf("0x%04x      %s%n", mlid, line);
                     dumped++;
                 }
             }
         }
-        out.printf("%d %smlids dumped %n", dumped, all ? "" : "valid ");
+        if (!json()) {
+            out.printf("%d %smlids dumped %n", dumped, all ? "" : "valid ");
+        }
+    }
+
+    /** The column headings of the multicast table: with -n one line, else the port numbers. */
+    private void multicastHeader(PrintWriter out, int nports) {
+        if (brief) {
+            out.print(" MLid       Port Mask\n");
+            return;
+        }
+        if (nports > 9) {
+            StringBuilder tens = new StringBuilder();
+            for (int i = 0; i <= nports; i++) {
+                tens.append(i % 10 != 0 ? ' ' : (char) ('0' + i / 10)).append(' ');
+            }
+            out.print("            " + tens + "\n");
+        }
+        StringBuilder units = new StringBuilder();
+        for (int i = 0; i <= nports; i++) {
+            units.append(i % 10).append(' ');
+        }
+        out.print("     Ports: " + units + "\n");
+        out.print(" MLid\n");
     }
 
     /** ibroute's {@code dump_mlid}: the ports of one MLID as x marks, or with -n as hex masks; null when empty. */

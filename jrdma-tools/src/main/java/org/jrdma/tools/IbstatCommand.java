@@ -1,5 +1,6 @@
 package org.jrdma.tools;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jrdma.NoSuchDeviceException;
@@ -53,6 +54,13 @@ final class IbstatCommand extends IbtoolCommand {
         // A simulated node has no link_layer file under libumad2sim, so ibstat says "IB" there, and never FDR10.
         IbstatFormat format = sim.requested() ? new IbstatFormat(p -> false, p -> false)
                 : new IbstatFormat(p -> attribute(p, "link_layer").isPresent(), IbstatCommand::isFdr10);
+        if (json()) {
+            List<IbstatFormat.JsonDevice> shown = new ArrayList<>();
+            for (RdmaDevice device : devices) {
+                shown.add(format.json(device, portNumber == null ? null : selectedPort(device, portNumber), !listOnly && !shortFormat));
+            }
+            return json(shown, ExitCodes.OK);
+        }
         StringBuilder text = new StringBuilder();
         for (RdmaDevice device : devices) {
             if (listPorts) {

@@ -81,6 +81,31 @@ record IbstatFormat(Predicate<EndPort> reportsLinkLayer, Predicate<EndPort> fdr1
                 + indent + "Link layer: " + (reportsLinkLayer.test(port) ? port.linkLayer().text() : "IB") + "\n";
     }
 
+    /**
+     * {@code --json}: a device with the header's values and its end ports ({@code port} alone when
+     * not null; none when {@code withPorts} is false), states named as ibstat names them.
+     */
+    JsonDevice json(RdmaDevice device, EndPort port, boolean withPorts) {
+        List<JsonPort> ports = !withPorts ? null
+                : (port != null ? List.of(port) : device.endPorts()).stream().map(p -> new JsonPort(p.portNumber(),
+                        PORT_STATES.get(p.state().value()), PHYS_STATES.get(p.physState().value()), rate(p) + (fdr10.test(p) ? " (FDR10)" : ""),
+                        p.lid(), p.lmc(), p.smLid(), p.capabilityMask(), portGuid(p),
+                        reportsLinkLayer.test(p) ? p.linkLayer().text() : "IB")).toList();
+        return new JsonDevice(device.name(), device.nodeType().map(_ -> nodeType(device)).orElse(null), device.hcaType().orElse(null),
+                numPorts(device), device.fwVersion().orElse(null), device.hwRevision().orElse(null), device.nodeGuid(),
+                device.sysImageGuid(), ports);
+    }
+
+    /** {@code --json} of one device (ibstat's header). */
+    record JsonDevice(String name, String nodeType, String caType, int numPorts, String firmwareVersion, String hardwareVersion,
+            Guid nodeGuid, Guid systemImageGuid, List<JsonPort> ports) {
+    }
+
+    /** {@code --json} of one end port; {@code rate} in Gb/s as ibstat prints it. */
+    record JsonPort(int portNum, String state, String physicalState, String rate, int lid, int lmc, int smLid, long capabilityMask,
+            Guid portGuid, String linkLayer) {
+    }
+
     /** The port GUID libibumad reads (the interface ID of GID 0), GUID 0 for a port without GIDs. */
     static Guid portGuid(EndPort port) {
         return port.gids().isEmpty() ? new Guid(0) : port.portGuid();

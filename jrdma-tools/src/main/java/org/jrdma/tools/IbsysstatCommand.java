@@ -82,6 +82,9 @@ final class IbsysstatCommand extends VendorPingCommand {
             byte[] reply = e.reply().orElseThrow(() -> e);
             answer = Arrays.copyOfRange(reply, Math.min(DATA_OFFSET, reply.length), reply.length);
         }
+        if (json()) {
+            return json(new Json(lid, operation, operation.equals("ping") ? null : text(answer)), ExitCodes.OK);
+        }
         out().print(operation.equals("ping") ? "sysstat ping succeeded\n" : text(answer) + "\n");
         return ExitCodes.OK;
     }
@@ -153,5 +156,9 @@ final class IbsysstatCommand extends VendorPingCommand {
             out.append(String.format(Locale.ROOT, "cpu %d: model %s MHZ %s\n", cpu, model == null ? "(null)" : model,
                     mhz == null ? "(null)" : mhz));
         }
+    }
+
+    /** {@code --json}: the server's LID, the operation, and the server's answer as text (absent for {@code ping}, which succeeded). */
+    record Json(int lid, String operation, String answer) {
     }
 }

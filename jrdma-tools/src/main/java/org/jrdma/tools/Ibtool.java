@@ -62,16 +62,31 @@ public final class Ibtool implements Callable<Integer> {
         cl.setDefaultValueProvider(DiagConfig.defaults());
         cl.setExitCodeExceptionMapper(ExitCodes.MAPPER);
         cl.setExecutionStrategy(Ibtool::execute);
-        cl.setParameterExceptionHandler(DiagUsage::report);
+        cl.setParameterExceptionHandler((e, arguments) -> {
+            int status = DiagUsage.report(e, arguments);
+            if (e.getCommandLine().getCommand() instanceof IbtoolCommand command && command.json()) {
+                command.jsonError(e.getMessage(), null, List.of(), status);
+            }
+            return status;
+        });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (!ExitCodes.reportable(e)) {
                 throw e;
             }
+            IbtoolCommand json = commandLine.getCommand() instanceof IbtoolCommand command && command.json() ? command : null;
             if (e instanceof UsageException usage) {
-                return DiagUsage.report(usage, commandLine);
+                int status = DiagUsage.report(usage, commandLine);
+                if (json != null) {
+                    json.jsonError(usage.getMessage(), null, List.of(), status);
+                }
+                return status;
             }
             DiagError error = DiagError.of(e);
-            error.report(commandLine.getCommandName(), commandLine.getOut(), commandLine.getErr());
+            if (json != null) {
+                error.reportJson(json, commandLine.getOut(), commandLine.getErr());
+            } else {
+                error.report(commandLine.getCommandName(), commandLine.getOut(), commandLine.getErr());
+            }
             return error.status();
         });
         return cl;

@@ -7,6 +7,10 @@ import java.util.function.Supplier;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.Lid;
+import org.jrdma.tools.json.JsonError;
+import org.jrdma.tools.json.JsonOption;
+import org.jrdma.tools.json.JsonOutput;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -16,10 +20,17 @@ import picocli.CommandLine.Spec;
  * {@link Ibtool#commandLine} reports what it throws as the C tool would ({@link DiagError}) and ends
  * with the C tool's status. Output is
  * flushed however the command ends, so what it printed before a failure is not lost.
+ *
+ * <p>Every command has {@code --json} ({@link JsonOption}): a command that sees {@link #json()} hands
+ * its result to {@link #json(Object, int)} instead of printing text, and a failure becomes a
+ * {@link JsonError} document on standard output, with the same exit status (README, "JSON output").
  */
 public abstract class IbtoolCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    JsonOption jsonOption;
 
     /** Runs the command; the resources it opened are released and its output flushed, however it ends. */
     @Override
@@ -48,6 +59,25 @@ public abstract class IbtoolCommand implements Callable<Integer> {
     /** Standard error. */
     protected final PrintWriter err() {
         return spec.commandLine().getErr();
+    }
+
+    /** Whether {@code --json} asked for the result as a JSON document rather than the C tool's text. */
+    final boolean json() {
+        return jsonOption != null && jsonOption.requested();
+    }
+
+    /**
+     * Writes {@code document} (a record of the command's documented shape) as the command's JSON
+     * output and returns {@code status}, the exit status the text would have ended with.
+     */
+    final int json(Object document, int status) {
+        JsonOutput.write(out(), document, jsonOption.compact());
+        return status;
+    }
+
+    /** Writes a failure as the command's JSON document ({@code {"error": ...}}) on standard output. */
+    final void jsonError(String message, String detail, List<String> warnings, int status) {
+        JsonOutput.write(out(), new JsonError(spec.name(), status, message, detail, warnings).document(), jsonOption.compact());
     }
 
     /** Prints {@code message} on standard error after the command's name, as the C tools warn. */

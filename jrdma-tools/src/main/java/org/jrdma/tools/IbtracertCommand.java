@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.jrdma.RdmaException;
+import org.jrdma.iba.Guid;
 import org.jrdma.iba.NodeType;
 import org.jrdma.iba.PortState;
 import org.jrdma.iba.smp.SmpLinearForwardingTable;
@@ -149,6 +150,9 @@ final class IbtracertCommand extends FabricCommand {
 
     @Override
     int run() {
+        if (json() && mlid != null) {
+            throw new UsageException("--json: ibtracert has no JSON document for a multicast trace (-m) yet");
+        }
         RouteOrGuidOptions.Address src = parse(source, "source");
         RouteOrGuidOptions.Address dst = parse(destination, "destination");
         Integer multicastLid = mlid == null ? null : mlid(mlid);
@@ -176,7 +180,33 @@ final class IbtracertCommand extends FabricCommand {
         } catch (MulticastTrace.NoMulticastRoute e) {
             throw e.report();
         }
+        if (json()) {
+            return json(new Json(jsonPath.getFirst(), jsonPath.subList(1, jsonPath.size() - 1), jsonPath.getLast()), ExitCodes.OK);
+        }
         return ExitCodes.OK;
+    }
+
+    /** With {@code --json}: the ports of the route, in the order the text prints them (From, the hops, To). */
+    private final List<JsonHop> jsonPath = new ArrayList<>();
+
+    /**
+     * {@code --json}: the route's first port ({@code from}), each hop ({@code outPort} the port the
+     * previous node forwards on, then the port reached) and the destination port ({@code to}).
+     */
+    record Json(JsonHop from, List<JsonHop> hops, JsonHop to) {
+    }
+
+    /**
+     * A port on the route: its node's type ({@code CA}, {@code Switch}, {@code Router}), node and port
+     * GUIDs, port number (0 for a switch endpoint), LID range and node description (or mapped name).
+     */
+    record JsonHop(Integer outPort, String nodeType, Guid nodeGuid, Guid portGuid, int portNum, int lid, int lidEnd,
+            String nodeDescription) {
+        static JsonHop of(Integer outPort, Hop hop, int portNum) {
+            int lid = hop.port().lid();
+            return new JsonHop(outPort, hop.typeName(), hop.node().nodeGuid(), hop.node().portGuid(), portNum, lid,
+                    lid + (1 << hop.port().lmc()) - 1, hop.description());
+        }
     }
 
     /** An address argument; one the C tool cannot resolve fails as its {@code get_route} does. */
@@ -361,7 +391,9 @@ final class IbtracertCommand extends FabricCommand {
 
     private void endpoint(int dump, String prompt, Hop hop) {
         int port = hop.isSwitch() ? 0 : hop.portNumber();
-        if (dump == 1) {
+        if (json() && dump != 0) {
+            jsonPath.add(JsonHop.of(null, hop, port));
+        } else if (dump == 1) {
             out().printf("%s {0x%016x}[%d]%n", prompt, hop.node().nodeGuid().value(), port);
         } else if (dump == 2) {
             out().printf("%s %s {0x%016x} portnum %d lid %s \"%s\"%n", prompt, hop.typeName(), hop.node().nodeGuid().value(), port,
@@ -370,7 +402,9 @@ final class IbtracertCommand extends FabricCommand {
     }
 
     private void hopLine(int dump, Hop hop, int outport) {
-        if (dump == 1) {
+        if (json() && dump != 0) {
+            jsonPath.add(JsonHop.of(outport, hop, hop.portNumber()));
+        } else if (dump == 1) {
             out().printf("[%d] -> {0x%016x}[%d]%n", outport, hop.portGuid(), hop.portNumber());
         } else if (dump == 2) {
             out().printf("[%d] -> %s port {0x%016x}[%d] lid %s \"%s\"%n", outport, hop.typeName(), hop.portGuid(), hop.portNumber(),

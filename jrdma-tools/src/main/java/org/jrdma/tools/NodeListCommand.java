@@ -8,8 +8,10 @@ import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.subnet.Node;
 import org.jrdma.subnet.SubnetDiscovery;
 import org.jrdma.subnet.TopologyWriter;
+import org.jrdma.tools.json.JsonSubnet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -137,6 +139,9 @@ abstract class NodeListCommand extends FabricCommand {
         String topology;
         int status = ExitCodes.OK;
         if (topologyFile != null) {
+            if (json()) {
+                throw new UsageException("--json describes a discovered subnet: it takes no topology file");
+            }
             try {
                 topology = Files.readString(topologyFile, StandardCharsets.ISO_8859_1);
             } catch (IOException e) {
@@ -145,6 +150,11 @@ abstract class NodeListCommand extends FabricCommand {
         } else {
             SubnetDiscovery discovery = viaSa.discover(fabric, engine());
             progressDone();
+            if (json()) {
+                List<Integer> types = kinds().stream().map(kind -> kind.ordinal() + 1).toList(); // NodeInfo NodeType: 1 CA, 2 switch, 3 router
+                return json(JsonSubnet.of(discovery.subnet(), node -> types.contains(node.nodeTypeValue()), Node::description,
+                        discovery.problems()), reportProblems(discovery.problems()));
+            }
             topology = TopologyWriter.write(discovery.subnet(), ZonedDateTime.now());
             status = reportProblems(discovery.problems());
         }

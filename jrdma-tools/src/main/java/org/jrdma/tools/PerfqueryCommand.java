@@ -150,8 +150,37 @@ final class PerfqueryCommand extends FabricCommand {
         attributes.add(attribute);
     }
 
+    /** With {@code --json}: the LID queried and what was read, in the order perfquery prints it. */
+    private int jsonLid;
+    private final List<JsonCounters> jsonCounters = new ArrayList<>();
+
     @Override
     int run() {
+        int status = query();
+        return json() ? json(new Json(jsonLid, jsonCounters), status) : status;
+    }
+
+    /**
+     * {@code --json}: the LID queried and each attribute read, in perfquery's order ({@code portNum}
+     * 255 for AllPortSelect and for the sum of {@code -a} over the ports); none after a reset alone.
+     */
+    record Json(int lid, List<JsonCounters> counters) {
+    }
+
+    /** One attribute read: its IBA name ({@code PortCounters}, {@code PortCountersExtended}, ...), the port, its fields. */
+    record JsonCounters(String attribute, int portNum, IbaStruct values) {
+    }
+
+    /** Prints {@code text}, or with {@code --json} keeps {@code values} for the document. */
+    private void print(String text, int port, IbaStruct values) {
+        if (json()) {
+            jsonCounters.add(new JsonCounters(values.ibaName(), port, values));
+        } else {
+            out().print(text);
+        }
+    }
+
+    private int query() {
         int port = allPorts ? ALL_PORTS : 0;
         List<Integer> ports = new ArrayList<>();
         if (words.size() > 1) {
@@ -189,6 +218,7 @@ final class PerfqueryCommand extends FabricCommand {
             port = local.number();
         }
         PortId dest = PortId.lid(target);
+        jsonLid = target;
         GmpClient gmp = gmp();
         int selected = port;
         MadClassPortInfo cpi = explained("classportinfo query", () -> gmp.performanceGet(new MadClassPortInfo(), target, 0));
@@ -211,9 +241,9 @@ final class PerfqueryCommand extends FabricCommand {
             return ExitCodes.OK;
         }
         if (samplesControl) {
-            byte[] bytes = explained("sampctlquery", () -> gmp.performanceGet(PerfAttribute.samplesControlRequest(selected), target, 0))
-                    .toBytes();
-            out().print("# PortSamplesControl: " + dest + " port " + selected + "\n" + PerfAttribute.dump(bytes, PerfAttribute.SAMPLES_CONTROL));
+            IbaStruct control = explained("sampctlquery", () -> gmp.performanceGet(PerfAttribute.samplesControlRequest(selected), target, 0));
+            print("# PortSamplesControl: " + dest + " port " + selected + "\n" + PerfAttribute.dump(control.toBytes(), PerfAttribute.SAMPLES_CONTROL),
+                    selected, control);
             return ExitCodes.OK;
         }
         boolean everyPort = allPortsLoop || loopPorts && (allPorts || port == ALL_PORTS);
@@ -229,8 +259,11 @@ final class PerfqueryCommand extends FabricCommand {
                     dump(gmp, dest, target, p, options, aggregate ? sum : null);
                 }
                 if (aggregate) {
-                    out().print(extended ? PerfQuery.portCountersExtended(dest, ALL_PORTS, sum.countersExtended(), options)
-                            : PerfQuery.portCounters(dest, ALL_PORTS, sum.counters(), options));
+                    if (extended) {
+                        print(PerfQuery.portCountersExtended(dest, ALL_PORTS, sum.countersExtended(), options), ALL_PORTS, sum.countersExtended());
+                    } else {
+                        print(PerfQuery.portCounters(dest, ALL_PORTS, sum.counters(), options), ALL_PORTS, sum.counters());
+                    }
                 }
             } else {
                 dump(gmp, dest, target, port, options, null);
@@ -291,7 +324,7 @@ final class PerfqueryCommand extends FabricCommand {
             if (sum != null) {
                 sum.add(counters.toBytes());
             } else {
-                out().print(PerfQuery.portCounters(dest, port, counters, options));
+                print(PerfQuery.portCounters(dest, port, counters, options), port, counters);
             }
             return;
         }
@@ -306,7 +339,7 @@ final class PerfqueryCommand extends FabricCommand {
         if (sum != null) {
             sum.add(counters.toBytes());
         } else {
-            out().print(PerfQuery.portCountersExtended(dest, port, counters, options));
+            print(PerfQuery.portCountersExtended(dest, port, counters, options), port, counters);
         }
     }
 
@@ -325,24 +358,20 @@ final class PerfqueryCommand extends FabricCommand {
     /** perfquery's {@code common_func}: another attribute read and printed, then reset (of the port given) if asked. */
     private void other(GmpClient gmp, PerfAttribute attribute, PortId dest, int target, int port, int mask) {
         if (!resetOnly) {
-            byte[] bytes = explained("cannot query " + attribute.label(), () -> bytes(gmp, attribute.request(port), target));
-            out().print("# " + attribute.label() + " counters: " + dest + " port " + port + "\n" + attribute.dump(bytes));
+            IbaStruct values = explained("cannot query " + attribute.label(), () -> gmp.performanceGet(attribute.request(port), target, 0));
+            print("# " + attribute.label() + " counters: " + dest + " port " + port + "\n" + attribute.dump(values.toBytes()), port, values);
         }
         if (resetOnly || resetAfterRead) {
             explained("cannot reset " + attribute.label(), () -> gmp.performanceSet(attribute.reset(port, mask), target, 0));
         }
     }
 
-    private static <T extends IbaStruct & MadAttribute> byte[] bytes(GmpClient gmp, T request, int target) {
-        return gmp.performanceGet(request, target, 0).toBytes();
-    }
-
     /** {@code extended_speeds_query}: PortExtendedSpeedsCounters read, then reset with its 64-bit CounterSelect if asked. */
     private void extendedSpeeds(GmpClient gmp, PortId dest, int target, int port, long extMask) {
         PerfAttribute attribute = PerfAttribute.EXTENDED_SPEEDS;
         if (!resetOnly) {
-            byte[] bytes = explained("cannot query " + attribute.label(), () -> bytes(gmp, attribute.request(port), target));
-            out().print("# " + attribute.label() + " counters: " + dest + " port " + port + "\n" + attribute.dump(bytes));
+            IbaStruct values = explained("cannot query " + attribute.label(), () -> gmp.performanceGet(attribute.request(port), target, 0));
+            print("# " + attribute.label() + " counters: " + dest + " port " + port + "\n" + attribute.dump(values.toBytes()), port, values);
         }
         if (resetOnly || resetAfterRead) {
             long select = extMask == 0 ? -1L : extMask;

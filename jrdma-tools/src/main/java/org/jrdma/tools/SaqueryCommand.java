@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jrdma.iba.Guid;
@@ -21,6 +22,7 @@ import org.jrdma.iba.smp.SmpNodeDescription;
 import org.jrdma.iba.wire.IbaStruct;
 import org.jrdma.iba.wire.MadAttribute;
 import org.jrdma.tools.SaQueryTable.Template;
+import org.jrdma.tools.json.JsonOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -178,6 +180,9 @@ final class SaqueryCommand extends FabricCommand {
         mode = Mode.NODE_RECORD;
     }
 
+    /** With {@code --json}: the records, in the order the text would print them. */
+    private final List<Object> jsonRecords = new ArrayList<>();
+
     @Override
     int run() {
         List<String> args = new ArrayList<>(words);
@@ -214,12 +219,15 @@ final class SaqueryCommand extends FabricCommand {
         }
         String text = switch (mode) {
             case NODE_RECORD -> nodeRecords(sa, map, requestedName, requestedLid, requestedGuid);
-            case CLASS_PORT_INFO -> SaRecordPrinter.classPortInfo(sa.classPortInfo().toBytes());
+            case CLASS_PORT_INFO -> each(List.of(sa.classPortInfo()), r -> SaRecordPrinter.classPortInfo(r.toBytes()));
             case ISSM -> "IsSM ports\n" + smPorts(sa, IS_SM) + "\nIsSMdisabled ports\n" + smPorts(sa, IS_SM_DISABLED);
             case MCGROUPS -> each(sa.all(new SaMcMemberRecord()), r -> SaRecordPrinter.mcGroup(r.toBytes()));
             case MCMEMBERS -> mcMembers(sa, map, requestedName);
             case QUERY -> query.run(new QueryRun(sa, lids, map), args);
         };
+        if (json()) {
+            return json(new Json(jsonRecords), ExitCodes.OK);
+        }
         out().print(text);
         return ExitCodes.OK;
     }
@@ -263,6 +271,16 @@ final class SaqueryCommand extends FabricCommand {
         }
     }
 
+    /**
+     * {@code --json}: the records the SA returned for the query, each by field as IBA names them
+     * ({@code lid}, {@code nodeInfo.nodeGUID}, {@code portInfo.linkWidthActive}); node records carry
+     * the node name map's name in {@code nodeDescription}, MCMemberRecords of {@code -m} add the member's
+     * {@code nodeName}. The node options (-L, -l, -G, -O, -U) select the NodeRecords; their record is
+     * given whole.
+     */
+    record Json(List<Object> records) {
+    }
+
     /** {@code print_node_records}: the NodeRecords the node options and the name select, printed as they say. */
     private String nodeRecords(SaHandle sa, NodeNameMap map, String name, Integer lid, Long guid) {
         StringBuilder out = new StringBuilder();
@@ -303,6 +321,10 @@ final class SaqueryCommand extends FabricCommand {
 
     /** {@code print_node_record}: the LID, the port GUID, the name, or the whole record. */
     private String nodeLine(SaNodeRecord record, String mapped) {
+        if (json()) {
+            jsonRecords.add(withName(record, mapped));
+            return "";
+        }
         return switch (nodePrint) {
             case LID_ONLY, UNIQUE_LID_ONLY -> record.lid() + "\n";
             case GUID_ONLY -> String.format("0x%016x\n", record.nodeInfo().portGuid().value());
@@ -312,7 +334,7 @@ final class SaqueryCommand extends FabricCommand {
     }
 
     /** The PortInfoRecords of the ports having the CapabilityMask bit {@code capability} ({@code get_issm_records}). */
-    private static String smPorts(SaHandle sa, long capability) {
+    private String smPorts(SaHandle sa, long capability) {
         byte[] template = new byte[72];
         for (int i = 0; i < 4; i++) {
             template[24 + i] = (byte) (capability >> (24 - 8 * i));
@@ -322,7 +344,7 @@ final class SaqueryCommand extends FabricCommand {
     }
 
     /** {@code print_multicast_member_records}: every membership, named by the node owning its port GUID. */
-    private static String mcMembers(SaHandle sa, NodeNameMap map, String requestedName) {
+    private String mcMembers(SaHandle sa, NodeNameMap map, String requestedName) {
         List<SaMcMemberRecord> members = sa.all(new SaMcMemberRecord());
         List<SaNodeRecord> nodes = sa.all(new SaNodeRecord());
         StringBuilder out = new StringBuilder();
@@ -336,7 +358,13 @@ final class SaqueryCommand extends FabricCommand {
                     break;
                 }
             }
-            if (requestedName == null) {
+            if (json()) {
+                if (requestedName == null || CNumbers.strtoul(requestedName) == SaRecordPrinter.u16(r, 36)) {
+                    Map<String, Object> named = JsonOutput.fields(member);
+                    named.put("nodeName", nodeName);
+                    jsonRecords.add(named);
+                }
+            } else if (requestedName == null) {
                 out.append(SaRecordPrinter.mcMember(r, nodeName));
             } else if (CNumbers.strtoul(requestedName) == SaRecordPrinter.u16(r, 36)) {
                 out.append(SaRecordPrinter.mcMemberGid(r, nodeName));
@@ -345,7 +373,12 @@ final class SaqueryCommand extends FabricCommand {
         return out.toString();
     }
 
-    private static <T> String each(List<T> records, Function<T, String> printer) {
+    /** Each record printed, or with {@code --json} kept for the document. */
+    private <T> String each(List<T> records, Function<T, String> printer) {
+        if (json()) {
+            jsonRecords.addAll(records);
+            return "";
+        }
         StringBuilder out = new StringBuilder();
         records.forEach(r -> out.append(printer.apply(r)));
         return out.toString();

@@ -1,6 +1,7 @@
 package org.jrdma.tools;
 
 import org.jrdma.RdmaException;
+import org.jrdma.iba.Guid;
 import org.jrdma.iba.diag.PortId;
 import org.jrdma.iba.smp.SmpSmInfo;
 import org.jrdma.mad.SmpClient;
@@ -67,8 +68,19 @@ final class SminfoCommand extends FabricCommand {
             throw DiagError.exit("query", e);
         }
         int smState = info.smState();
+        if (json()) {
+            return json(new Json(d.portId().lid(), info.guid(), info.actCount(), info.priority(), smState,
+                    smState < STATES.length ? STATES[smState] : null, info), ExitCodes.OK);
+        }
         out().printf("sminfo: sm lid %d sm guid 0x%x, activity count %d priority %d state %d %s%n", d.portId().lid(),
                 info.guid().value(), info.actCount(), info.priority(), smState, smState < STATES.length ? STATES[smState] : "???");
         return ExitCodes.OK;
+    }
+
+    /**
+     * {@code --json}: the SM's LID and its SMInfo's fields by name, {@code stateName} as sminfo
+     * names the state ({@code SMINFO_MASTER}), absent for a state IBA does not define.
+     */
+    record Json(int lid, Guid guid, long actCount, int priority, int smState, String stateName, SmpSmInfo smInfo) {
     }
 }

@@ -1,6 +1,7 @@
 package org.jrdma.tools;
 
 import java.io.PrintWriter;
+import java.util.Arrays;
 import org.jrdma.iba.Mad;
 import org.jrdma.iba.mad.SmpDirectedFormat;
 import org.jrdma.iba.mad.SmpFormat;
@@ -63,6 +64,11 @@ final class SmpdumpCommand extends FabricCommand {
             throw DiagError.panic("main", "recv error", "Connection timed out", e);
         }
         byte[] mad = reply.mad();
+        if (json()) {
+            return json(new Json(d.portId().toString(), attributeId, attributeModifier, Bits.u16(mad, 4),
+                    Arrays.copyOfRange(mad, DATA_OFFSET, DATA_OFFSET + DATA_SIZE), string ? Bits.text(mad, DATA_OFFSET, DATA_SIZE) : null),
+                    ExitCodes.OK);
+        }
         PrintWriter out = out();
         if (string) {
             out.print(Bits.text(mad, DATA_OFFSET, DATA_SIZE) + "\n");
@@ -128,5 +134,12 @@ final class SmpdumpCommand extends FabricCommand {
             out.append('\n');
         }
         return out.toString();
+    }
+
+    /**
+     * {@code --json}: where the SubnGet went, the attribute and modifier asked, the reply's MAD status
+     * and its 64 bytes of SMP data in hex ({@code text}: the data as text, with {@code -s}).
+     */
+    record Json(String destination, int attributeId, long attributeModifier, int status, byte[] data, String text) {
     }
 }

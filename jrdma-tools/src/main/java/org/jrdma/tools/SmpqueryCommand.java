@@ -1,7 +1,9 @@
 package org.jrdma.tools;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import org.jrdma.iba.wire.IbaStruct;
 import org.jrdma.iba.wire.MadAttribute;
@@ -75,20 +77,46 @@ final class SmpqueryCommand extends FabricCommand {
             throw DiagError.exit("operation '" + op + "' not supported");
         }
         Query smp = new Query(viaSa.smp(fabric, engine()), op);
-        String text = switch (operation) {
-            case "nodeinfo", "ni" -> SmpQuery.nodeInfo(d.portId(), smp.get(new SmpNodeInfo(), d.target(), 0, NODE_INFO_FAILED));
-            case "nodedesc", "nd" -> SmpQuery.nodeDescription(nodeDescription(smp, d.target(), map));
-            case "portinfo", "pi" -> SmpQuery.portInfo(d.portId(), p, smp.get(new SmpPortInfo(), d.target(), p, PORT_INFO_FAILED),
-                    keys.diagOptions());
-            case "switchinfo", "si" -> SmpQuery.switchInfo(d.portId(), smp.get(new SmpSwitchInfo(), d.target(), 0, "switch info query failed"));
+        Answer answer = switch (operation) {
+            case "nodeinfo", "ni" -> {
+                SmpNodeInfo info = smp.get(new SmpNodeInfo(), d.target(), 0, NODE_INFO_FAILED);
+                yield new Answer(SmpQuery.nodeInfo(d.portId(), info), "nodeInfo", info);
+            }
+            case "nodedesc", "nd" -> {
+                SmpNodeDescription description = nodeDescription(smp, d.target(), map);
+                yield new Answer(SmpQuery.nodeDescription(description), "nodeDescription", description.nodeString());
+            }
+            case "portinfo", "pi" -> {
+                SmpPortInfo info = smp.get(new SmpPortInfo(), d.target(), p, PORT_INFO_FAILED);
+                yield new Answer(SmpQuery.portInfo(d.portId(), p, info, keys.diagOptions()), "portInfo", info);
+            }
+            case "switchinfo", "si" -> {
+                SmpSwitchInfo info = smp.get(new SmpSwitchInfo(), d.target(), 0, "switch info query failed");
+                yield new Answer(SmpQuery.switchInfo(d.portId(), info), "switchInfo", info);
+            }
             case "pkeys", "pkey" -> pKeys(smp, d.target(), p);
             case "guids", "gi" -> guids(smp, d.target());
             case "sl2vl" -> slToVl(smp, d, p);
             case "vlarb" -> vlArbitration(smp, d, p);
             default -> throw new IllegalStateException(op);
         };
-        out().print(text);
+        if (json()) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("operation", OPERATIONS.get(OPERATIONS.indexOf(operation) & ~1));
+            document.put("destination", d.portId().toString());
+            document.put("portNum", p);
+            document.put(answer.key(), answer.value());
+            return json(document, ExitCodes.OK);
+        }
+        out().print(answer.text());
         return ExitCodes.OK;
+    }
+
+    /**
+     * An operation's answer: smpquery's text, and for {@code --json} the member that carries it
+     * (named after the IBA attribute) and its value.
+     */
+    private record Answer(String text, String key, Object value) {
     }
 
     /** The NodeDescription, its text replaced by the node name map's name for the node, if it has one. */
@@ -98,7 +126,7 @@ final class SmpqueryCommand extends FabricCommand {
         return map.isEmpty() ? description : description.nodeString(map.name(node.nodeGuid(), description.nodeString()));
     }
 
-    private static String pKeys(Query smp, SmpTarget target, int port) {
+    private static Answer pKeys(Query smp, SmpTarget target, int port) {
         SmpNodeInfo node = smp.get(new SmpNodeInfo(), target, 0, NODE_INFO_FAILED);
         smp.checkPort(port, node);
         // smpquery's rule: a switch's external ports hold PartitionEnforcementCap P_Keys.
@@ -108,19 +136,29 @@ final class SmpqueryCommand extends FabricCommand {
         for (int i = 0; i < SmpQuery.pKeyBlocks(capacity); i++) {
             blocks.add(smp.get(new SmpPKeyTable(), target, i | (long) port << 16, "pkey table query failed"));
         }
-        return SmpQuery.pKeys(blocks, capacity);
+        List<Integer> pKeys = new ArrayList<>();
+        for (SmpPKeyTable block : blocks) {
+            for (int i = 0; i < 32 && pKeys.size() < capacity; i++) {
+                pKeys.add(block.pKeyBlock(i));
+            }
+        }
+        return new Answer(SmpQuery.pKeys(blocks, capacity), "pKeys", pKeys);
     }
 
-    private static String guids(Query smp, SmpTarget target) {
+    private static Answer guids(Query smp, SmpTarget target) {
         int capacity = smp.get(new SmpPortInfo(), target, 0, "port info failed").guidCap();
         List<SmpGuidInfo> blocks = new ArrayList<>();
         for (int i = 0; i < SmpQuery.guidBlocks(capacity); i++) {
             blocks.add(smp.get(new SmpGuidInfo(), target, i, "guid info query failed"));
         }
-        return SmpQuery.guids(blocks, capacity);
+        List<Object> guids = new ArrayList<>();
+        for (SmpGuidInfo block : blocks) {
+            block.fields().stream().limit(capacity - guids.size()).forEach(f -> guids.add(f.value(block, 0)));
+        }
+        return new Answer(SmpQuery.guids(blocks, capacity), "guids", guids);
     }
 
-    private static String slToVl(Query smp, Destination d, int out) {
+    private static Answer slToVl(Query smp, Destination d, int out) {
         SmpNodeInfo node = smp.get(new SmpNodeInfo(), d.target(), 0, NODE_INFO_FAILED);
         smp.checkPort(out, node);
         List<SmpQuery.SlToVlRow> rows = new ArrayList<>();
@@ -131,20 +169,26 @@ final class SmpqueryCommand extends FabricCommand {
         } else {
             rows.add(new SmpQuery.SlToVlRow(0, 0, smp.get(new SmpSlToVlMappingTable(), d.target(), 0, SLVL_FAILED)));
         }
-        return SmpQuery.slToVl(d.portId(), rows);
+        return new Answer(SmpQuery.slToVl(d.portId(), rows), "slToVlMappingTables", rows);
     }
 
-    private static String vlArbitration(Query smp, Destination d, int port) {
+    private static Answer vlArbitration(Query smp, Destination d, int port) {
         SmpNodeInfo node = port != 0 ? null : smp.get(new SmpNodeInfo(), d.target(), 0, NODE_INFO_FAILED);
         if (node != null && node.nodeType() == 2
                 && smp.get(new SmpSwitchInfo(), d.target(), 0, "switch info query failed").enhancedPort0() == 0) {
-            return SmpQuery.noVlArbitration(d.portId());
+            return new Answer(SmpQuery.noVlArbitration(d.portId()), "vlArbitration", null);
         }
         SmpPortInfo info = smp.get(new SmpPortInfo(), d.target(), port, PORT_INFO_FAILED);
         int low = info.vlArbitrationLowCap();
         int high = info.vlArbitrationHighCap();
-        return SmpQuery.vlArbitration(d.portId(), port, low, high, vlArbitrationBlocks(smp, d.target(), port, 1, low),
-                vlArbitrationBlocks(smp, d.target(), port, 3, high));
+        List<SmpVlArbitrationTable> lowBlocks = vlArbitrationBlocks(smp, d.target(), port, 1, low);
+        List<SmpVlArbitrationTable> highBlocks = vlArbitrationBlocks(smp, d.target(), port, 3, high);
+        return new Answer(SmpQuery.vlArbitration(d.portId(), port, low, high, lowBlocks, highBlocks), "vlArbitration",
+                new VlArbitration(low, high, lowBlocks, highBlocks));
+    }
+
+    /** {@code --json} of vlarb: the capacities (PortInfo VLArbitrationLowCap, HighCap) and the blocks of each table. */
+    record VlArbitration(int lowCap, int highCap, List<SmpVlArbitrationTable> low, List<SmpVlArbitrationTable> high) {
     }
 
     private static List<SmpVlArbitrationTable> vlArbitrationBlocks(Query smp, SmpTarget target, int port, int firstPart, int cap) {
