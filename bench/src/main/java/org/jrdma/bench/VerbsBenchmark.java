@@ -20,8 +20,11 @@ import picocli.CommandLine;
 /**
  * Java against C on one RDMA device, each as two processes on it, alternately, several rounds:
  * RC ping-pong latency ({@link RcPingpong} against {@code ibv_rc_pingpong}), RDMA-write
- * bandwidth ({@link WriteBw} against {@code ib_write_bw}), and the bytes the Java timed loops
- * allocate per work request posted or completion polled. Prints every round, then the medians
+ * bandwidth ({@link WriteBw} against {@code ib_write_bw}), the same RC ping-pong through the
+ * extended verbs ({@code RcPingpong -N --cq-ex}: sends built with {@code ibv_wr_*}, completions
+ * read with {@code ibv_start_poll}) against {@code xpingpong.c} doing that in C (built by the
+ * caller, {@code --xpp-c}), and the bytes the Java timed loops allocate per work request posted
+ * or completion polled. Prints every round, then the medians
  * and the ratios Java/C with their targets. Run inside the soft-RoCE VM by {@code bin/bench-verbs}.
  *
  * <p>Each test runs its rounds back to back. A round is one run of a fresh C pair and one timed
@@ -72,6 +75,7 @@ public final class VerbsBenchmark {
         @Option(names = "--bw-size") String bwSize = "65536";
         @Option(names = "--bw-iters") String bwIters = "5000";
         @Option(names = "--bw-warmup") String bwWarmup = "3000";
+        @Option(names = "--xpp-c", required = true) String xppC;
     }
 
     /**
@@ -109,8 +113,9 @@ public final class VerbsBenchmark {
 
     /**
      * {@code VerbsBenchmark [--rounds 11] [--device rxe0] [--gid-index 0] [--pp-size 64]
-     * [--pp-iters 20000] [--pp-warmup 20000] [--bw-size 65536] [--bw-iters 5000] [--bw-warmup 3000]};
-     * exits 1 if a run failed.
+     * [--pp-iters 20000] [--pp-warmup 20000] [--bw-size 65536] [--bw-iters 5000] [--bw-warmup 3000]
+     * --xpp-c XPINGPONG}, the last the built {@code xpingpong.c}; exits 1 if a run failed. The
+     * extended-verbs ping-pong takes the ping-pong's size, iterations and warm-up.
      */
     public static void main(String[] args) {
         Settings line = new Settings();
@@ -125,14 +130,17 @@ public final class VerbsBenchmark {
         Test writeBw = new Test("bandwidth MB/s", List.of("ib_write_bw"), bench.javaTool(WriteBw.class),
                 List.of("-d", bench.device, "-x", bench.gidIndex, "-F", "-s", line.bwSize, "-n", line.bwIters),
                 List.of("--warmup", line.bwWarmup, "--alloc"), false, BW_ROW, 4);
-        bench.run(line.rounds, pingpong, writeBw);
+        Test xpingpong = new Test("qp-ex latency usec/iter", List.of(line.xppC), bench.javaTool(RcPingpong.class),
+                List.of("-d", bench.device, "-g", bench.gidIndex, "-s", line.ppSize, "-n", line.ppIters),
+                List.of("-N", "--cq-ex", "--warmup", line.ppWarmup, "--alloc"), true, LATENCY, 3);
+        bench.run(line.rounds, pingpong, writeBw, xpingpong);
         System.exit(bench.failures == 0 ? 0 : 1);
     }
 
-    private void run(int rounds, Test pingpong, Test writeBw) {
+    private void run(int rounds, Test pingpong, Test writeBw, Test xpingpong) {
         System.out.println("soft-RoCE on " + device + " inside a VM under TCG emulation (no KVM), on a shared host:");
         System.out.println("absolute figures are far below hardware and noisy; C and Java alternate, medians count.");
-        for (Test test : List.of(pingpong, writeBw)) {
+        for (Test test : List.of(pingpong, writeBw, xpingpong)) {
             System.out.println(test.name() + ": " + String.join(" ", test.options()) + " (Java also "
                     + String.join(" ", test.javaOptions()) + ")");
         }
@@ -142,9 +150,11 @@ public final class VerbsBenchmark {
                 + " a fresh C pair and the next run of one warmed-up Java pair, in turn");
         List<Double> allocPp = new ArrayList<>();
         List<Double> allocBw = new ArrayList<>();
+        List<Double> allocXpp = new ArrayList<>();
         List<double[]> latency = rounds(rounds, pingpong, allocPp);
         List<double[]> bandwidth = rounds(rounds, writeBw, allocBw);
-        printTable(rounds, latency, bandwidth, allocPp, allocBw);
+        List<double[]> xlatency = rounds(rounds, xpingpong, allocXpp);
+        printTable(rounds, latency, bandwidth, xlatency, allocPp, allocBw, allocXpp);
     }
 
     private List<String> javaTool(Class<?> tool) {
@@ -276,13 +286,16 @@ public final class VerbsBenchmark {
         System.out.println("FAILED: " + tool.getLast() + ": " + what);
     }
 
-    private static void printTable(int rounds, List<double[]> latency, List<double[]> bandwidth, List<Double> allocPp,
-            List<Double> allocBw) {
+    private static void printTable(int rounds, List<double[]> latency, List<double[]> bandwidth,
+            List<double[]> xlatency, List<Double> allocPp, List<Double> allocBw, List<Double> allocXpp) {
         double latC = median(latency, 0);
         double latJ = median(latency, 1);
         double bwC = median(bandwidth, 0);
         double bwJ = median(bandwidth, 1);
-        double allocMax = max(allocPp, allocBw);
+        double xlatC = median(xlatency, 0);
+        double xlatJ = median(xlatency, 1);
+        double allocMax = Stream.of(allocPp, allocBw, allocXpp).flatMap(List::stream).mapToDouble(Double::doubleValue)
+                .max().orElse(Double.NaN);
         System.out.println();
         System.out.printf("medians of %d rounds%n", rounds);
         System.out.printf("%-34s %12s %12s %10s %8s %s%n", "", "C", "Java", "Java/C", "target", "");
@@ -290,10 +303,13 @@ public final class VerbsBenchmark {
                 CFormat.fixed(latJ, 2), CFormat.fixed(latJ / latC, 3), "<= 1.05", verdict(latJ / latC <= 1.05));
         System.out.printf("%-34s %12s %12s %10s %8s %s%n", "RDMA write bandwidth, MB/s", CFormat.fixed(bwC, 2),
                 CFormat.fixed(bwJ, 2), CFormat.fixed(bwJ / bwC, 3), ">= 0.95", verdict(bwJ / bwC >= 0.95));
+        System.out.printf("%-34s %12s %12s %10s %8s %s%n", "QP-ex/CQ-ex ping-pong, usec/iter", CFormat.fixed(xlatC, 2),
+                CFormat.fixed(xlatJ, 2), CFormat.fixed(xlatJ / xlatC, 3), "<= 1.05", verdict(xlatJ / xlatC <= 1.05));
         System.out.printf("%-34s %12s %12s %10s %8s %s%n", "Java allocation, bytes/op (max)", "", CFormat.fixed(allocMax, 3),
                 "", "0", verdict(allocMax == 0));
-        System.out.printf("(allocation: %d ping-pong sides and %d write_bw clients measured; an op is a work request"
-                + " posted or a completion polled)%n", allocPp.size(), allocBw.size());
+        System.out.printf("(allocation: %d ping-pong sides, %d write_bw clients and %d qp-ex ping-pong sides measured;"
+                + " an op is a work request posted or a completion polled)%n", allocPp.size(), allocBw.size(),
+                allocXpp.size());
     }
 
     private static String verdict(boolean met) {
@@ -308,10 +324,5 @@ public final class VerbsBenchmark {
         }
         int mid = values.length / 2;
         return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-    }
-
-    private static double max(List<Double> first, List<Double> second) {
-        return Stream.concat(first.stream(), second.stream()).mapToDouble(Double::doubleValue).max()
-                .orElse(Double.NaN);
     }
 }

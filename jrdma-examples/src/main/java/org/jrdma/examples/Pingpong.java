@@ -7,13 +7,14 @@ import java.lang.foreign.ValueLayout;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
-import org.jrdma.verbs.WrException;
+import org.jrdma.SysException;
 import org.jrdma.examples.PingpongExchange.ExchangeException;
 import org.jrdma.iba.Gid;
 import org.jrdma.verbs.Access;
 import org.jrdma.verbs.CompChannel;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Cq;
+import org.jrdma.verbs.CqEx;
 import org.jrdma.verbs.Mr;
 import org.jrdma.verbs.Pd;
 import org.jrdma.verbs.PortAttr;
@@ -21,14 +22,17 @@ import org.jrdma.verbs.PreparedRecv;
 import org.jrdma.verbs.PreparedSend;
 import org.jrdma.verbs.Qp;
 import org.jrdma.verbs.QpCap;
+import org.jrdma.verbs.QpEx;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWr;
 import org.jrdma.verbs.SendFlags;
+import org.jrdma.verbs.SendOps;
 import org.jrdma.verbs.SendWr;
 import org.jrdma.verbs.Verbs;
 import org.jrdma.verbs.VerbsDevice;
 import org.jrdma.verbs.WcBuffer;
+import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WrException;
 import org.jrdma.verbs.WrOpcode;
 
@@ -45,7 +49,11 @@ import org.jrdma.verbs.WrOpcode;
  * completed. One thread does everything, so the device is opened confined to it
  * ({@link Verbs#openConfined}); the send and the receive are each prepared once
  * ({@link PreparedSend}, {@link PreparedRecv}) and then posted with one downcall apiece, as the C
- * tools post a request built on their stack. A message is the {@code size} bytes after the first
+ * tools post a request built on their stack. With {@code -N} each send is built instead through
+ * {@code ibv_wr_*} on an extended queue pair ({@link QpEx}), and with {@code --cq-ex} the
+ * completions are read in place through {@code ibv_start_poll}/{@code ibv_next_poll} on an
+ * extended CQ ({@link CqEx}), as the benchmark's {@code xpingpong.c} does in C; neither
+ * allocates. A message is the {@code size} bytes after the first
  * {@link #grhBytes} of the buffer, which a UD receive fills with the GRH. The page size is taken
  * as 4096.
  */
@@ -80,6 +88,12 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
     private final int grhBytes;
     private final CompChannel channel;
     private final Cq cq;
+    /** The CQ as an extended one, polled in place ({@code --cq-ex}), or null. */
+    private final CqEx cqEx;
+    /** The queue pair as an extended one, sends built through {@code ibv_wr_*} ({@code -N}), or null. */
+    private final QpEx qpEx;
+    private final int sendLkey;
+    private final long sendAddr;
     private final MemorySegment buf;
     /** The messages each way: the warm-up's and those of every timed run. */
     private final int total;
@@ -108,10 +122,15 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
         this.channel = settings.events() ? ctx.compChannel() : null;
         Pd pd = ctx.pd();
         Mr mr = pd.mr(buf, Access.LOCAL_WRITE);
-        this.cq = ctx.cq(settings.rxDepth() + 1, channel);
-        this.qp = pd.qp(new QpInitAttr(type, cq, cq).cap(new QpCap(1, settings.rxDepth(), 1, 1, 0)));
+        this.cqEx = settings.cqEx() ? ctx.cqEx(settings.rxDepth() + 1, channel, 0, 0) : null;
+        this.cq = cqEx != null ? cqEx.cq() : ctx.cq(settings.rxDepth() + 1, channel);
+        QpInitAttr init = new QpInitAttr(type, cq, cq).cap(new QpCap(1, settings.rxDepth(), 1, 1, 0));
+        this.qpEx = settings.newSend() ? pd.qpEx(init, SendOps.SEND) : null;
+        this.qp = qpEx != null ? qpEx.qp() : pd.qp(init);
+        this.sendLkey = mr.lkey();
+        this.sendAddr = mr.addr() + grhBytes;
         int flags = SendFlags.SIGNALED;
-        if (qp.cap().maxInlineData() >= settings.size()) {
+        if (qpEx == null && qp.cap().maxInlineData() >= settings.size()) {
             flags |= SendFlags.INLINE;
         }
         this.recv = qp.prepareRecv(new RecvWr().wrId(RECV_WRID).sge(mr.sge()));
@@ -247,7 +266,7 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
      * on the client sends the first message.
      */
     private void begin() throws PingpongException {
-        send = qp.prepareSend(sendWr);
+        send = qpEx == null ? qp.prepareSend(sendWr) : null;
         pending = RECV_WRID;
         if (settings.isClient()) {
             postSend();
@@ -265,13 +284,41 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
             if (channel != null) {
                 awaitEvent();
             }
+            if (cqEx != null) {
+                pollEx();
+                continue;
+            }
             int ne;
             do {
                 ne = cq.poll(wcs);
             } while (channel == null && ne < 1);
             ops += ne;
             for (int i = 0; i < ne; i++) {
-                completed(i);
+                completed(wcs.wrId(i), wcs.isSuccess(i) ? WcStatus.SUCCESS : wcs.status(i));
+            }
+        }
+    }
+
+    /**
+     * One poll of the extended CQ: waits for a completion (unless on events), then handles it and
+     * every one after it, read in place ({@code ibv_start_poll}, {@code ibv_next_poll}).
+     */
+    private void pollEx() throws PingpongException {
+        boolean found;
+        do {
+            found = cqEx.startPoll();
+        } while (channel == null && !found);
+        if (!found) {
+            return;
+        }
+        try {
+            do {
+                ops++;
+                completed(cqEx.wrId(), cqEx.status());
+            } while (cqEx.nextPoll());
+        } finally {
+            if (cqEx.polling()) {
+                cqEx.endPoll();
             }
         }
     }
@@ -287,13 +334,13 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
         cq.reqNotify(false);
     }
 
-    /** The handling of completion {@code i} of {@link #wcs} in the C tools' loop. */
-    private void completed(int i) throws PingpongException {
-        if (!wcs.isSuccess(i)) {
-            throw new PingpongException("Failed status " + wcs.status(i).text() + " (" + wcs.status(i).value()
-                    + ") for wr_id " + wcs.wrId(i));
+    /** The handling of a completion, {@code wr_id} and status, in the C tools' loop. */
+    private void completed(long id, WcStatus status) throws PingpongException {
+        if (status != WcStatus.SUCCESS) {
+            throw new PingpongException("Failed status " + status.text() + " (" + status.value()
+                    + ") for wr_id " + id);
         }
-        int wrId = (int) wcs.wrId(i);
+        int wrId = (int) id;
         switch (wrId) {
             case SEND_WRID -> scnt++;
             case RECV_WRID -> {
@@ -330,9 +377,15 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
 
     private void postSend() throws PingpongException {
         try {
+            if (qpEx != null) {
+                qpEx.start().wrId(SEND_WRID).wrFlags(SendFlags.SIGNALED).send().sge(sendLkey, sendAddr, settings.size())
+                        .complete();
+                ops++;
+                return;
+            }
             send.post();
             ops++;
-        } catch (WrException e) {
+        } catch (SysException e) {
             throw new PingpongException("Couldn't post send: " + e.getMessage());
         }
     }

@@ -8,7 +8,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * What {@link RcPingpong} or {@link UdPingpong} is asked to do: {@code ibv_rc_pingpong}'s or
- * {@code ibv_ud_pingpong}'s options with their defaults, plus three Java-only ones for benchmarking.
+ * {@code ibv_ud_pingpong}'s options with their defaults, plus four Java-only ones for benchmarking.
  *
  * @param server   the server to connect to, or null to be the server
  * @param port     TCP port of the side channel ({@code -p}, 18515)
@@ -28,9 +28,15 @@ import picocli.CommandLine.Parameters;
  * @param runs     timed runs of {@code iters} exchanges ({@code --runs}, 1, Java only; both sides
  *                 must give the same number); with more than one, each starts on a line of
  *                 standard input ({@link RunGate})
+ * @param newSend  build each send through {@code ibv_wr_*} on an extended queue pair
+ *                 ({@code -N}, as {@code ibv_rc_pingpong}'s; RC only)
+ * @param cqEx     poll an extended CQ through {@code ibv_start_poll}/{@code ibv_next_poll}
+ *                 ({@code --cq-ex}, Java only; {@code ibv_rc_pingpong} does so only with
+ *                 completion timestamps, {@code -t})
  */
 record PingpongSettings(String server, int port, String device, int ibPort, int size, Mtu mtu, int rxDepth,
-        int iters, int sl, boolean events, int gidIndex, boolean check, int warmup, boolean alloc, int runs) {
+        int iters, int sl, boolean events, int gidIndex, boolean check, int warmup, boolean alloc, int runs,
+        boolean newSend, boolean cqEx) {
     /**
      * The options both tools have, with their defaults, the Java-only ones, and the operands; the
      * message size's default differs between the tools.
@@ -49,6 +55,7 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
         @Option(names = "--warmup") long warmup;
         @Option(names = "--alloc") boolean alloc;
         @Option(names = "--runs") long runs = 1;
+        @Option(names = "--cq-ex") boolean cqEx;
         @Parameters List<String> operands;
 
         Options(int defaultSize) {
@@ -59,11 +66,17 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
         long mtu() {
             return 1024;
         }
+
+        /** Whether sends go through {@code ibv_wr_*}: {@code ibv_ud_pingpong} has no {@code -N}. */
+        boolean newSend() {
+            return false;
+        }
     }
 
     /** {@code rc_pingpong.c}'s options: the common ones and the path MTU. */
     private static final class RcOptions extends Options {
         @Option(names = {"-m", "--mtu"}) long mtu = 1024;
+        @Option(names = {"-N", "--new_send"}) boolean newSend;
 
         RcOptions() {
             super(4096);
@@ -73,6 +86,11 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
         long mtu() {
             return mtu;
         }
+
+        @Override
+        boolean newSend() {
+            return newSend;
+        }
     }
 
     /** The options {@code rc_pingpong.c} has and this does not implement: refused. */
@@ -81,14 +99,14 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
             new Unsupported("iodp", 'O', false),
             new Unsupported("prefetch", 'P', false),
             new Unsupported("ts", 't', false),
-            new Unsupported("dm", 'j', false),
-            new Unsupported("new_send", 'N', false));
+            new Unsupported("dm", 'j', false));
 
     /** The usage text, {@code ibv_rc_pingpong}'s with the Java-only options added. */
     static final String USAGE = header("RcPingpong", 4096)
             + "  -m, --mtu=<size>       path MTU (default 1024)\n"
             + commonUsage("service level value")
-            + "Not supported here: -o/--odp, -O/--iodp, -P/--prefetch, -t/--ts, -j/--dm, -N/--new_send\n";
+            + "  -N, --new_send         use the new post send WR API (ibv_wr_*)\n"
+            + "Not supported here: -o/--odp, -O/--iodp, -P/--prefetch, -t/--ts, -j/--dm\n";
 
     /** The usage text, {@code ibv_ud_pingpong}'s with the Java-only options added. */
     static final String UD_USAGE = header("UdPingpong", 2048)
@@ -125,6 +143,7 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
                       --runs=<n>         timed runs of <iters> exchanges (default 1; give both
                                          sides the same number); with more, each run prints
                                          "ready for run <k>" and starts on a line of stdin
+                      --cq-ex            poll an extended CQ (ibv_start_poll/ibv_next_poll)
                 """.formatted(slText);
     }
 
@@ -172,7 +191,7 @@ record PingpongSettings(String server, int port, String device, int ibPort, int 
         }
         return new PingpongSettings(operands.isEmpty() ? null : operands.getFirst(), (int) line.port, line.device,
                 (int) line.ibPort, size, mtu, rxDepth, iters, (int) line.sl, line.events, (int) line.gidIndex,
-                line.check, (int) line.warmup, line.alloc, runs);
+                line.check, (int) line.warmup, line.alloc, runs, line.newSend(), line.cqEx);
     }
 
     private static int positive(long value, String name) throws UsageException {

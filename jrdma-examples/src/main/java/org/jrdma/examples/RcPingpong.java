@@ -18,8 +18,10 @@ import org.jrdma.verbs.QpType;
  * </pre>
  *
  * <p>The loop is {@link Pingpong}'s; this class creates the RC queue pair and connects it with
- * rc_pingpong's attributes. Not supported: on-demand paging, completion timestamps, device
- * memory and the new send API ({@code -o -O -P -t -j -N}); the page size is taken as 4096.
+ * rc_pingpong's attributes. {@code -N} builds the sends through {@code ibv_wr_*}, and the
+ * Java-only {@code --cq-ex} polls an extended CQ ({@code ibv_start_poll}). Not supported:
+ * on-demand paging, completion timestamps and device memory ({@code -o -O -P -t -j}); the page
+ * size is taken as 4096.
  */
 public final class RcPingpong extends Pingpong {
     private RcPingpong(PingpongSettings settings, Context ctx, Arena arena) {

@@ -232,6 +232,38 @@ public final class Context extends Resource {
         return handle.asyncFd();
     }
 
+    /**
+     * The device file of this context ({@code context->cmd_fd}), which another context imports
+     * ({@link Verbs#importDevice}) to share this one's kernel objects.
+     */
+    public int cmdFd() {
+        checkOpen();
+        return handle.cmdFd();
+    }
+
+    /**
+     * The protection domain numbered {@code pdHandle} ({@link Pd#kernelHandle()} of the process
+     * that made it) on the device file this context was imported from, imported
+     * ({@code ibv_import_pd}); closing it unimports it, its owner keeps it.
+     *
+     * @throws UnsupportedVerbException if the provider cannot import
+     */
+    public Pd importPd(int pdHandle) {
+        checkOpen();
+        return Pd.importPd(this, pdHandle);
+    }
+
+    /** {@code ibv_import_device} of {@code cmdFd}. */
+    static Context importDevice(int cmdFd) {
+        IbvContext handle;
+        try {
+            handle = IbvContext.importDevice(cmdFd, false);
+        } catch (SysException e) {
+            throw UnsupportedVerbException.translate(e, "ibv_import_device (sharing between processes)");
+        }
+        return new Context(handle, handle.deviceName(), null);
+    }
+
     /** A new protection domain ({@code ibv_alloc_pd}). */
     public Pd pd() {
         checkOpen();

@@ -36,6 +36,75 @@ public final class Pd extends Resource {
         this.handle = handle;
     }
 
+    /** {@code ibv_import_pd} of the domain numbered {@code pdHandle}, registered as a dependent of {@code context}. */
+    static Pd importPd(Context context, int pdHandle) {
+        IbvPd handle;
+        try {
+            handle = IbvPd.importPd(context.handle(), pdHandle);
+        } catch (SysException e) {
+            throw UnsupportedVerbException.translate(e, "ibv_import_pd (sharing between processes)");
+        }
+        Pd pd = new Pd(context, handle);
+        pd.register(context);
+        return pd;
+    }
+
+    /**
+     * A parent domain over this one ({@code ibv_alloc_parent_domain}, without a thread domain or
+     * custom allocators): a domain usable wherever this one is, through which a provider lets
+     * objects share its resources; closed before this one.
+     *
+     * @throws UnsupportedVerbException if the provider has no parent domains
+     */
+    public Pd parentDomain() {
+        checkOpen();
+        IbvPd parent;
+        try {
+            parent = IbvPd.allocParentDomain(handle);
+        } catch (SysException e) {
+            throw UnsupportedVerbException.translate(e, "ibv_alloc_parent_domain (parent domains)");
+        }
+        Pd pd = new Pd(context, parent);
+        pd.register(this);
+        return pd;
+    }
+
+    /**
+     * The region numbered {@code mrHandle} ({@link Mr#kernelHandle()} in the process that made
+     * it) of this domain, imported ({@code ibv_import_mr}) into this domain, which must itself be
+     * imported ({@link Context#importPd}); closing it unimports it.
+     *
+     * @throws UnsupportedVerbException if the provider cannot import
+     */
+    public Mr importMr(int mrHandle) {
+        checkOpen();
+        return Mr.importMr(this, mrHandle);
+    }
+
+    /**
+     * Registers {@code length} bytes from {@code offset} of the dma-buf {@code fd} (memory another
+     * device or driver exports) with {@link Access} rights {@code access}, seen by the device at
+     * {@code iova} ({@code ibv_reg_dmabuf_mr}).
+     *
+     * @throws UnsupportedVerbException if the provider cannot register dma-bufs
+     */
+    public Mr mrDmabuf(long offset, long length, long iova, int fd, int access) {
+        if ((access & ~Access.ALL) != 0) {
+            throw new IllegalArgumentException(String.format("unknown access flags 0x%x", access & ~Access.ALL));
+        }
+        checkOpen();
+        return Mr.registerDmabuf(this, offset, length, iova, fd, access);
+    }
+
+    /**
+     * The kernel's number for the domain ({@code pd->handle}), which another process that imported
+     * this device gives to {@link Context#importPd}.
+     */
+    public int kernelHandle() {
+        checkOpen();
+        return handle.kernelHandle();
+    }
+
     /** {@code ibv_alloc_pd}, registered as a dependent of {@code context}. */
     static Pd alloc(Context context) {
         Pd pd = new Pd(context, IbvPd.alloc(context.handle()));

@@ -490,6 +490,19 @@ public final class Qp extends Resource implements RecvQueue {
         handle.detachMcast(gid, Args.unsigned("lid", lid, 16));
     }
 
+    /**
+     * A flow steering rule of {@link Flow} type {@code type} ({@link Flow#ALL_DEFAULT},
+     * {@link Flow#MC_DEFAULT}, {@link Flow#SNIFFER}) on port {@code port} steering to this queue
+     * pair ({@code ibv_create_flow} with a rule without specifications); closed with it.
+     *
+     * @throws UnsupportedVerbException if the device has no flow steering
+     */
+    public Flow flow(int type, int priority, int port, int flags) {
+        checkOpen();
+        return Flow.create(this, Args.unsigned("type", type, 32), Args.unsigned("priority", priority, 16),
+                Args.unsigned("port", port, 8), flags);
+    }
+
     /** The native object, for the extended verbs ({@link QpEx}, {@link Mw}). */
     IbvQp handle() {
         return handle;

@@ -219,6 +219,32 @@ public final class QpEx implements AutoCloseable {
         return this;
     }
 
+    /**
+     * The request's data, the first {@code count} buffers of {@code bufs} one after the other,
+     * copied now into the send queue ({@code ibv_wr_set_inline_data_list}).
+     */
+    public QpEx inlineDataList(DataBufList bufs, int count) {
+        open();
+        handle.setInlineDataList(bufs.checkCount(count), bufs.segment());
+        return this;
+    }
+
+    /**
+     * A TSO send ({@code ibv_wr_send_tso}): the device cuts the payload (set next, by
+     * {@link #sge} or {@link #sgeList}) into segments of {@code mss} bytes and sends each after a
+     * copy of the packet header {@code header}.
+     */
+    public QpEx sendTso(MemorySegment header, int mss) {
+        op(SendOps.TSO, "TSO");
+        if (!header.isNative()) {
+            throw new IllegalArgumentException("the TSO header must be native memory, not " + header);
+        }
+        int size = (int) Math.min(header.byteSize(), Integer.MAX_VALUE);
+        handle.sendTso(header.address(), (short) Args.unsigned("header size", size, 16),
+                (short) Args.unsigned("mss", mss, 16));
+        return this;
+    }
+
     /** The UD destination of the request ({@code ibv_wr_set_ud_addr}). */
     public QpEx udAddr(Ah ah, int remoteQpn, int remoteQkey) {
         open();

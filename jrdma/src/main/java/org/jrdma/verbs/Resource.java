@@ -14,7 +14,8 @@ import org.jrdma.verbs.ffi.NativeObject;
  * closes everything that depends on it, newest first, then destroys itself. Closing is
  * idempotent; using a closed object throws {@link IllegalStateException}.
  */
-abstract sealed class Resource implements AutoCloseable permits Context, Pd, Mr, CompChannel, Cq, Qp, Srq, Ah, Mw, Xrcd, Td {
+abstract sealed class Resource implements AutoCloseable permits Context, Pd, Mr, CompChannel, Cq, Qp, Srq, Ah, Mw, Xrcd, Td,
+        Flow {
     /** Guards {@link #dependents} and {@link #accepting}; never held while calling out. */
     private final Object lock = new Object();
     private final Set<Resource> dependents = new LinkedHashSet<>();

@@ -112,6 +112,20 @@ public final class Verbs {
         return ForkStatus.fromValue(IbvFork.forkInit());
     }
 
+    /**
+     * A context on the device file {@code cmdFd} of another context ({@link Context#cmdFd()}, in
+     * this process or passed from another), sharing its kernel objects: python-rdma has none,
+     * rdma-core's {@code ibv_import_device}. Its domains and regions are imported by number
+     * ({@link Context#importPd}, {@link Pd#importMr}); closing it leaves the other context's
+     * objects alone.
+     *
+     * @throws UnsupportedVerbException if the provider cannot import a context
+     */
+    public static Context importDevice(int cmdFd) {
+        ensureAvailable();
+        return Context.importDevice(cmdFd);
+    }
+
     private static Context open(String deviceName, EndPort endPort, boolean confined) {
         ensureAvailable();
         Context context = Context.open(deviceName, endPort, confined);

@@ -49,6 +49,14 @@ class VerbsExInVmTest {
             "memory window type 1, bind and remote write",
             "memory window type 2, bind by qp_ex, remote read, send with invalidate",
             "memory window type 2, local invalidate",
+            "ud through wr_set_ud_addr, payload by wr_set_inline_data_list, as in C",
+            "tso qp_ex refused as in C",
+            "xrc_send qp_ex refused as in C",
+            "rereg_mr refused as in C",
+            "reg_dmabuf_mr refused as in C",
+            "parent domain refused as in C",
+            "create_flow refused as in C",
+            "import_device, import_pd, import_mr refused as in C",
             "close qp_ex and cq_ex with their context",
             "no kernel objects left");
 

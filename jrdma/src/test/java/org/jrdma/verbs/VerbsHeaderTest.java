@@ -46,6 +46,7 @@ class VerbsHeaderTest {
         oracle.flags("IBV_QP_EX_WITH_", SendOps.class);
         oracle.flags("IBV_MW_", Mw.class);
         oracle.flags("IBV_GID_TYPE_", GidEntry.class);
+        oracle.flags("IBV_FLOW_ATTR_", Flow.class);
         oracle.constant("IBV_DEVICE_MEM_WINDOW", (int) DeviceAttrEx.MEM_WINDOW);
         oracle.constant("IBV_DEVICE_XRC", (int) DeviceAttrEx.XRC);
         oracle.constant("IBV_DEVICE_MEM_MGT_EXTENSIONS", (int) DeviceAttrEx.MEM_MGT_EXTENSIONS);

@@ -2,14 +2,19 @@
  * The C side of VerbsExInVmTest: on the device named by argv[1], what libibverbs' extended verbs
  * give and refuse, printed as "key=value" lines for the Java side to compare, and a ping-pong of
  * argv[2] round trips between two RC queue pairs of this process built with ibv_wr_* and polled
- * with ibv_start_poll (port 1, GID index 0, as the Java side does).
+ * with ibv_start_poll (port 1, GID index 0, as the Java side does); a UD send through
+ * ibv_wr_set_ud_addr whose payload ibv_wr_set_inline_data_list gathers; and the errno of each verb
+ * rxe refuses: TSO and XRC_SEND extended QPs, ibv_rereg_mr, ibv_reg_dmabuf_mr, parent domains,
+ * ibv_create_flow, ibv_import_pd/mr, and ibv_import_device in a forked child sharing the cmd fd.
  */
 #include <infiniband/verbs.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define D(path) printf("dev.%s=%llu\n", #path, (unsigned long long) a.path)
 
@@ -50,6 +55,23 @@ static void connect_qp(struct ibv_qp *qp, uint32_t remote)
 	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN
 			| IBV_QP_MAX_QP_RD_ATOMIC))
 		fail("rts");
+}
+
+enum { QKEY = 0x11111111 };
+
+/* A UD queue pair through INIT (P_Key 0, QKEY), RTR and RTS. */
+static void ud_ready(struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = QKEY };
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY))
+		fail("ud init");
+	a.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
+		fail("ud rtr");
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 0;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN))
+		fail("ud rts");
 }
 
 /* Waits for one completion on cq; returns its status, its opcode in *opcode, its byte_len in *len. */
@@ -184,6 +206,113 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("pingpong_iters=%d\npingpong_errors=%d\n", iters, errors);
 	printf("pingpong_usec_per_iter=%.2f\n", ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3 / iters);
+
+	/*
+	 * UD, addressed by wr_set_ud_addr: 64 bytes by wr_set_sge, then a payload gathered from two
+	 * buffers by wr_set_inline_data_list (which rdma-core 44's rxe sends empty: it never adds up the
+	 * length, fixed upstream later)
+	 */
+	struct ibv_cq_init_attr_ex ua = { .cqe = 16, .wc_flags = IBV_WC_EX_WITH_BYTE_LEN };
+	struct ibv_cq_ex *cqu = ibv_create_cq_ex(ctx, &ua), *cqv = ibv_create_cq_ex(ctx, &ua);
+	if (!cqu || !cqv)
+		fail("ud create_cq_ex");
+	struct ibv_qp_init_attr_ex uq = { .send_cq = ibv_cq_ex_to_cq(cqu), .recv_cq = ibv_cq_ex_to_cq(cqu),
+		.cap = { 4, 4, 1, 1, 64 }, .qp_type = IBV_QPT_UD, .comp_mask = IBV_QP_INIT_ATTR_PD
+		| IBV_QP_INIT_ATTR_SEND_OPS_FLAGS, .pd = pd, .send_ops_flags = IBV_QP_EX_WITH_SEND };
+	struct ibv_qp *uda = ibv_create_qp_ex(ctx, &uq);
+	uq.send_cq = uq.recv_cq = ibv_cq_ex_to_cq(cqv);
+	struct ibv_qp *udb = ibv_create_qp_ex(ctx, &uq);
+	if (!uda || !udb)
+		fail("ud create_qp_ex");
+	ud_ready(uda);
+	ud_ready(udb);
+	struct ibv_ah_attr aa = { .is_global = 1, .grh = { .dgid = gid, .hop_limit = 1 }, .port_num = 1 };
+	struct ibv_ah *ah = ibv_create_ah(pd, &aa);
+	if (!ah)
+		fail("create_ah");
+	memset(buf + 6144, 0, 1024);
+	struct ibv_sge ur = { (uintptr_t) buf + 6144, 40 + 64, mr->lkey };
+	struct ibv_recv_wr uw = { .wr_id = 5, .sg_list = &ur, .num_sge = 1 };
+	struct ibv_qp_ex *ux = ibv_qp_to_qp_ex(uda);
+	int ud_errors = 0;
+	for (int list = 0; list < 2; list++) {
+		if (ibv_post_recv(udb, &uw, &bad))
+			fail("ud post_recv");
+		char part1[] = "a UD send gathered from two ", part2[] = "buffers by inline_data_list";
+		struct ibv_data_buf parts[] = { { part1, strlen(part1) }, { part2, strlen(part2) + 1 } };
+		strcpy(buf + 5120, "64 bytes to a UD QP through wr_set_ud_addr");
+		ibv_wr_start(ux);
+		ux->wr_id = 6;
+		ux->wr_flags = IBV_SEND_SIGNALED | (list ? IBV_SEND_INLINE : 0);
+		ibv_wr_send(ux);
+		ibv_wr_set_ud_addr(ux, ah, udb->qp_num, QKEY);
+		if (list)
+			ibv_wr_set_inline_data_list(ux, 2, parts);
+		else
+			ibv_wr_set_sge(ux, mr->lkey, (uintptr_t) buf + 5120, 64);
+		if (ibv_wr_complete(ux))
+			fail("ud wr_complete");
+		ud_errors += one(cqu, &op, &len) != IBV_WC_SUCCESS || op != IBV_WC_SEND;
+		ud_errors += one(cqv, &op, &len) != IBV_WC_SUCCESS || op != IBV_WC_RECV;
+		printf("ud%s_recv_len=%u\nud%s_payload=%s\n", list ? "_list" : "", len, list ? "_list" : "",
+		       buf + 6144 + 40);
+		memset(buf + 6144, 0, 1024);
+	}
+	printf("ud_errors=%d\n", ud_errors);
+
+	/* what rxe refuses */
+	uq.send_ops_flags = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_TSO;
+	struct ibv_qp *tso = ibv_create_qp_ex(ctx, &uq);
+	printf("qp_ex_tso=%d\n", tso ? 0 : errno);
+	if (tso)
+		ibv_destroy_qp(tso);
+	uq.qp_type = IBV_QPT_XRC_SEND;
+	uq.send_ops_flags = IBV_QP_EX_WITH_SEND;
+	struct ibv_qp *xrc = ibv_create_qp_ex(ctx, &uq);
+	printf("qp_ex_xrc_send=%d\n", xrc ? 0 : errno);
+	if (xrc)
+		ibv_destroy_qp(xrc);
+	int rereg = ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0, IBV_ACCESS_LOCAL_WRITE);
+	printf("rereg_mr=%d\nrereg_mr_rc=%d\n", rereg ? errno : 0, rereg);
+	struct ibv_mr *dmabuf = ibv_reg_dmabuf_mr(pd, 0, 4096, 0, -1, IBV_ACCESS_LOCAL_WRITE);
+	printf("reg_dmabuf_mr=%d\n", dmabuf ? 0 : errno);
+	if (dmabuf)
+		ibv_dereg_mr(dmabuf);
+	struct ibv_parent_domain_init_attr pda = { .pd = pd };
+	struct ibv_pd *parent = ibv_alloc_parent_domain(ctx, &pda);
+	printf("alloc_parent_domain=%d\n", parent ? 0 : errno);
+	if (parent)
+		ibv_dealloc_pd(parent);
+	struct ibv_flow_attr fa = { .type = IBV_FLOW_ATTR_SNIFFER, .size = sizeof fa, .port = 1 };
+	struct ibv_flow *flow = ibv_create_flow(uda, &fa);
+	printf("create_flow=%d\n", flow ? 0 : errno);
+	if (flow)
+		ibv_destroy_flow(flow);
+	struct ibv_pd *ipd = ibv_import_pd(ctx, pd->handle);
+	printf("import_pd=%d\n", ipd ? 0 : errno);
+	if (ipd)
+		ibv_unimport_pd(ipd);
+	struct ibv_mr *imr = ibv_import_mr(pd, mr->handle);
+	printf("import_mr=%d\n", imr ? 0 : errno);
+	if (imr)
+		ibv_unimport_mr(imr);
+	fflush(stdout);
+	pid_t child = fork();
+	if (child == 0) {
+		struct ibv_context *imported = ibv_import_device(ctx->cmd_fd);
+		printf("import_device=%d\n", imported ? 0 : errno);
+		if (imported)
+			ibv_close_device(imported);
+		fflush(stdout);
+		_exit(0);
+	}
+	waitpid(child, NULL, 0);
+	ibv_destroy_ah(ah);
+	ibv_destroy_qp(uda);
+	ibv_destroy_qp(udb);
+	ibv_destroy_cq(ibv_cq_ex_to_cq(cqu));
+	ibv_destroy_cq(ibv_cq_ex_to_cq(cqv));
+
 	ibv_destroy_qp(qpa);
 	ibv_destroy_qp(qpb);
 	ibv_destroy_cq(ibv_cq_ex_to_cq(cqa));

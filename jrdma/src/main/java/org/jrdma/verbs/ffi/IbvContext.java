@@ -62,6 +62,9 @@ public final class IbvContext extends NativeObject {
     private static final long QUERY_PORT_IN_VERBS_CONTEXT = Structs.offset(Structs.VERBS_CONTEXT, "query_port");
 
     private static final VarHandle ASYNC_FD = Structs.handle(Structs.IBV_CONTEXT, "async_fd");
+    private static final VarHandle CMD_FD = Structs.handle(Structs.IBV_CONTEXT, "cmd_fd");
+    private static final MethodHandle IMPORT_DEVICE = Ibv.function("ibv_import_device",
+            FunctionDescriptor.of(ADDRESS, JAVA_INT), true);
     private static final VarHandle NUM_COMP_VECTORS = Structs.handle(Structs.IBV_CONTEXT, "num_comp_vectors");
     private static final VarHandle ABI_COMPAT = Structs.handle(Structs.IBV_CONTEXT, "abi_compat");
     private static final VarHandle OPS_POLL_CQ = Structs.handle(Structs.IBV_CONTEXT, "ops.poll_cq");
@@ -217,6 +220,34 @@ public final class IbvContext extends NativeObject {
                 throw Errors.rethrow(t);
             }
         });
+    }
+
+    /**
+     * {@code ibv_import_device}: a context on the device file {@code cmdFd} that another context
+     * opened (its {@link #cmdFd()}, passed to this process or duplicated), sharing its kernel
+     * objects; closing it closes this context only.
+     *
+     * @throws org.jrdma.SysException {@code EOPNOTSUPP} when the provider cannot import a context
+     */
+    public static IbvContext importDevice(int cmdFd, boolean confined) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = Errors.callState(arena);
+            MemorySegment raw = (MemorySegment) IMPORT_DEVICE.invokeExact(state, cmdFd);
+            raw = Errors.nonNull("ibv_import_device", raw, state);
+            return new IbvContext(raw, deviceName(raw), confined, true);
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /** The name of this context's device: {@code context->device->name}. */
+    public String deviceName() {
+        return deviceName(ptr);
+    }
+
+    /** {@code context->cmd_fd}: the device file, which {@code ibv_import_device} takes. */
+    public int cmdFd() {
+        return (int) CMD_FD.get(ptr, 0L);
     }
 
     /**

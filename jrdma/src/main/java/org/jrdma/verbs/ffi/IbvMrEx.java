@@ -13,12 +13,15 @@ import org.jrdma.ffi.Errors;
 
 /**
  * The other ways to register memory: {@code ibv_reg_mr_iova} (the region seen by the device at an
- * I/O virtual address of the caller's choosing), and {@code ibv_advise_mr} (prefetching the pages
+ * I/O virtual address of the caller's choosing), {@code ibv_reg_dmabuf_mr} (memory another
+ * device exports as a dma-buf file descriptor), and {@code ibv_advise_mr} (prefetching the pages
  * of on-demand paging regions, an inline of verbs.h calling {@code verbs_context->advise_mr}).
  */
 public final class IbvMrEx {
     private static final MethodHandle REG_MR_IOVA = Ibv.function("ibv_reg_mr_iova",
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT), true);
+    private static final MethodHandle REG_DMABUF_MR = Ibv.function("ibv_reg_dmabuf_mr",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT), true);
     private static final MethodHandle ADVISE_MR = Ibv.pointer(
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     private static final VarHandle SGE_ADDR = Structs.handle(Structs.IBV_SGE, "addr");
@@ -35,6 +38,23 @@ public final class IbvMrEx {
             MemorySegment raw = (MemorySegment) REG_MR_IOVA.invokeExact(state, pd.ptr, memory, memory.byteSize(), iova,
                     access);
             return IbvMr.adopt(Errors.nonNull("ibv_reg_mr_iova", raw, state), pd.isConfined());
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code ibv_reg_dmabuf_mr(pd, offset, length, iova, fd, access)}: {@code length} bytes from
+     * {@code offset} of the dma-buf {@code fd}, seen by the device at {@code iova}.
+     *
+     * @throws org.jrdma.SysException {@code EOPNOTSUPP} when the provider cannot, or what it reports
+     */
+    public static IbvMr registerDmabuf(IbvPd pd, long offset, long length, long iova, int fd, int access) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = Errors.callState(arena);
+            MemorySegment raw = (MemorySegment) REG_DMABUF_MR.invokeExact(state, pd.ptr, offset, length, iova, fd,
+                    access);
+            return IbvMr.adopt(Errors.nonNull("ibv_reg_dmabuf_mr", raw, state), pd.isConfined());
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }

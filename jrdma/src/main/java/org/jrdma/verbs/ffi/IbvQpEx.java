@@ -3,6 +3,7 @@ package org.jrdma.verbs.ffi;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -44,6 +45,8 @@ public final class IbvQpEx {
             FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
     private static final MethodHandle VOID_QP_LL = Ibv.pointer(FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_LONG));
     private static final MethodHandle VOID_QP_LA = Ibv.pointer(FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS));
+    private static final MethodHandle VOID_QP_LSS = Ibv.pointer(
+            FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_SHORT, JAVA_SHORT));
 
     private static final VarHandle INIT_SEND_CQ = Structs.handle(StructsEx.IBV_QP_INIT_ATTR_EX, "send_cq");
     private static final VarHandle INIT_RECV_CQ = Structs.handle(StructsEx.IBV_QP_INIT_ATTR_EX, "recv_cq");
@@ -93,6 +96,8 @@ public final class IbvQpEx {
     private final MemorySegment wrSetUdAddr;
     private final MemorySegment wrSetXrcSrqn;
     private final MemorySegment wrSetInlineData;
+    private final MemorySegment wrSetInlineDataList;
+    private final MemorySegment wrSendTso;
     private final MemorySegment wrSetSge;
     private final MemorySegment wrSetSgeList;
     private final MemorySegment wrStart;
@@ -117,6 +122,8 @@ public final class IbvQpEx {
         wrSetUdAddr = entry("wr_set_ud_addr");
         wrSetXrcSrqn = entry("wr_set_xrc_srqn");
         wrSetInlineData = entry("wr_set_inline_data");
+        wrSetInlineDataList = entry("wr_set_inline_data_list");
+        wrSendTso = entry("wr_send_tso");
         wrSetSge = entry("wr_set_sge");
         wrSetSgeList = entry("wr_set_sge_list");
         wrStart = entry("wr_start");
@@ -337,6 +344,30 @@ public final class IbvQpEx {
     public void setSgeList(long count, MemorySegment sges) {
         try {
             VOID_QP_LA.invokeExact(present(wrSetSgeList, "ibv_wr_set_sge_list"), qpEx, count, sges);
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code ibv_wr_set_inline_data_list} over the first {@code count} {@code struct ibv_data_buf}
+     * of {@code bufs}: the provider copies the bytes now.
+     */
+    public void setInlineDataList(long count, MemorySegment bufs) {
+        try {
+            VOID_QP_LA.invokeExact(present(wrSetInlineDataList, "ibv_wr_set_inline_data_list"), qpEx, count, bufs);
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code ibv_wr_send_tso}: a large send cut into segments of {@code mss} bytes, each after the
+     * {@code hdrSize} header bytes at {@code hdr}.
+     */
+    public void sendTso(long hdr, short hdrSize, short mss) {
+        try {
+            VOID_QP_LSS.invokeExact(present(wrSendTso, "ibv_wr_send_tso"), qpEx, hdr, hdrSize, mss);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }

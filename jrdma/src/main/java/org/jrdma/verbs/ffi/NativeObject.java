@@ -21,7 +21,8 @@ import org.jrdma.ffi.Libc;
  */
 @SuppressWarnings("restricted")
 public abstract sealed class NativeObject
-        permits IbvContext, IbvPd, IbvMr, IbvCompChannel, IbvCq, IbvQp, IbvSrq, IbvAh, IbvMw, IbvXrcd, IbvTd {
+        permits IbvContext, IbvPd, IbvMr, IbvCompChannel, IbvCq, IbvQp, IbvSrq, IbvAh, IbvMw, IbvXrcd, IbvTd,
+        IbvFlow {
     /** The longest {@link #awaitReadable} sleeps in {@code poll(2)} before it looks whether the object was closed. */
     private static final int WAIT_SLICE_MILLIS = 100;
     private static final long NANOS_PER_MILLI = 1_000_000L;

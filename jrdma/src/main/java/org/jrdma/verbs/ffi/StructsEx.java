@@ -213,6 +213,17 @@ public final class StructsEx {
             ptr("pd"), ptr("td"), i32("comp_mask"), paddingLayout(4), ptr("alloc"), ptr("free"), ptr("pd_context"))
             .withName("ibv_parent_domain_init_attr");
 
+    /** {@code struct ibv_flow_attr}: {@code ibv_create_flow}'s rule, its specifications following it. */
+    public static final GroupLayout IBV_FLOW_ATTR = structLayout(
+            i32("comp_mask"), i32("type"), u16("size"), u16("priority"), u8("num_of_specs"), u8("port"),
+            paddingLayout(2), i32("flags"))
+            .withName("ibv_flow_attr");
+
+    /** {@code struct ibv_flow}: a steering rule. */
+    public static final GroupLayout IBV_FLOW = structLayout(
+            i32("comp_mask"), paddingLayout(4), ptr("context"), i32("handle"), paddingLayout(4))
+            .withName("ibv_flow");
+
     /** {@code struct verbs_context}, every entry named: the extended verbs' provider entry points. */
     public static final GroupLayout VERBS_CONTEXT = structLayout(
             ptr("query_port"), ptr("advise_mr"), ptr("alloc_null_mr"), ptr("read_counters"),
@@ -234,7 +245,7 @@ public final class StructsEx {
             IBV_QUERY_DEVICE_EX_INPUT, TIMESPEC, IBV_VALUES_EX, IBV_GID_ENTRY, IBV_CQ_INIT_ATTR_EX, IBV_POLL_CQ_ATTR,
             IBV_CQ_EX, IBV_RX_HASH_CONF, IBV_QP_INIT_ATTR_EX, IBV_QP_EX, IBV_MW, IBV_MW_BIND_INFO, IBV_MW_BIND,
             IBV_DATA_BUF, IBV_XRCD_INIT_ATTR, IBV_XRCD, IBV_TM_CAP, IBV_SRQ_INIT_ATTR_EX, IBV_QP_OPEN_ATTR,
-            IBV_TD_INIT_ATTR, IBV_TD, IBV_PARENT_DOMAIN_INIT_ATTR, VERBS_CONTEXT);
+            IBV_TD_INIT_ATTR, IBV_TD, IBV_PARENT_DOMAIN_INIT_ATTR, IBV_FLOW_ATTR, IBV_FLOW, VERBS_CONTEXT);
 
     private StructsEx() {
     }
