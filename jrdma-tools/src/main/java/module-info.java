@@ -3,4 +3,5 @@ module org.jrdma.tools {
     requires org.jrdma;
     requires info.picocli;
     opens org.jrdma.tools to info.picocli;
+    opens org.jrdma.tools.scripts to info.picocli;
 }

@@ -22,7 +22,11 @@ public final class Ibtool implements Callable<Integer> {
             NodeListCommand.Hosts.class, NodeListCommand.Switches.class, NodeListCommand.Routers.class,
             NodeListCommand.Nodes.class, IblinkinfoCommand.class, SminfoCommand.class, IbaddrCommand.class,
             SmpdumpCommand.class, DecodeMadCommand.class, IbstatCommand.class, IbqueryerrorsCommand.class,
-            IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class);
+            IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class,
+            org.jrdma.tools.scripts.IbstatusCommand.class,
+            org.jrdma.tools.scripts.IbidsverifyCommand.class,
+            org.jrdma.tools.scripts.IbfindnodesusingCommand.class,
+            org.jrdma.tools.scripts.CheckLftBalanceCommand.class);
 
     @Spec
     private CommandSpec spec;
@@ -86,7 +90,8 @@ public final class Ibtool implements Callable<Integer> {
 
     private static List<Class<?>> subcommandsFor(String[] args) {
         for (Class<?> subcommand : SUBCOMMANDS) {
-            if (args.length > 0 && subcommand.getAnnotation(Command.class).name().equals(args[0])) {
+            Command command = subcommand.getAnnotation(Command.class);
+            if (args.length > 0 && (command.name().equals(args[0]) || List.of(command.aliases()).contains(args[0]))) {
                 return List.of(subcommand);
             }
         }

@@ -1,0 +1,145 @@
+package org.jrdma.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jrdma.testkit.fabric.Fabric;
+import org.jrdma.testkit.junit.SimulatedFabric;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The perl scripts that read the subnet through infiniband-diags' other tools, {@code ibidsverify},
+ * {@code ibfindnodesusing} and {@code check_lft_balance}, as {@code ibtool} subcommands against the
+ * scripts in /usr/sbin on the same fat tree (OpenSM's routes; spine1 0x...0a01, leaf1 0x...0a11 with
+ * node01 and node02 on ports 1 and 2, the spines on ports 5 and 6): identical standard output and
+ * exit status, standard error beginning with the script's. Both share the scripts' topology cache
+ * in /var/cache/infiniband-diags, so each run that should discover starts without it.
+ */
+@SimulatedFabric(topology = "fat-tree")
+class TopologyScriptsTest {
+    private static final Path CACHE = Path.of("/var/cache/infiniband-diags/ibnetdiscover--.topology");
+
+    /** Runs the script both ways, each without a topology cache, so that each writes its own. */
+    private static AgainstC fresh(Fabric fabric, String tool, String... args) {
+        deleteCache();
+        List<String> ours = new ArrayList<>(List.of(tool, "--sim", fabric.socketName()));
+        ours.addAll(List.of(args));
+        IbtoolRun run = IbtoolRun.of(ours.toArray(String[]::new));
+        deleteCache();
+        List<String> c = new ArrayList<>(List.of(tool));
+        c.addAll(List.of(args));
+        return new AgainstC(run, fabric.runAt(null, Duration.ofSeconds(60), c));
+    }
+
+    private static void deleteCache() {
+        try {
+            Files.deleteIfExists(CACHE);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "-R", "-h", "-x", "-Rx", "-R -C ibsim0", "-C", "extra operands"})
+    void ibidsverifyPrintsWhatTheScriptPrints(String args, Fabric fabric) {
+        fresh(fabric, "ibidsverify", args.isEmpty() ? new String[0] : args.split(" ")).assertSame();
+    }
+
+    @Test
+    void ibidsverifyReusesTheCacheTheScriptWrote(Fabric fabric) {
+        deleteCache();
+        assertEquals(0, fabric.run("ibidsverify").exitCode());
+        AgainstC run = AgainstC.run(fabric, "ibidsverify").assertSame();
+        assertEquals("", run.ours().out());
+        assertTrue(Files.isRegularFile(CACHE));
+    }
+
+    @Test
+    void ibidsverifyReportsAPortGuidThatIsAnotherNodesGuid(Fabric fabric) {
+        // node02's node GUID becomes node01's port GUID (0x...1011): its port GUID 0x...1012 follows.
+        fabric.guid("node02 HCA-1", 0x0002c90300001011L);
+        try {
+            AgainstC run = AgainstC.run(fabric, "ibidsverify", "-R").assertSame();
+            assertEquals(1, run.ours().exitCode());
+            assertTrue(run.ours().out().contains("is an invalid duplicate of a NodeGUID"), run.ours().out());
+        } finally {
+            fabric.guid("node02 HCA-1", 0x0002c90300001020L);
+            deleteCache();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0x0002c90300000a11 5", "0x0002c90300000a11 1", "0x2c90300000a01 3", "0x0002C90300000A12 6",
+        "-R 0x0002c90300000a13 6", "0x0002c90300000a11 9", "0x0002c90300000a11 05", "0x0002c90300000a14 x",
+        "0x0002c90300000a11", "", "-h", "-x 1 2", "0x0002c90300000a99 1", "leaf1 5", "-C ibsim0 0x0002c90300000a02 2"})
+    void ibfindnodesusingPrintsWhatTheScriptPrints(String args, Fabric fabric) {
+        fresh(fabric, "ibfindnodesusing", args.isEmpty() ? new String[0] : args.split(" ")).assertSame();
+    }
+
+    @Test
+    void ibfindnodesusingListsTheHostsRoutedEachWay(Fabric fabric) {
+        AgainstC run = AgainstC.run(fabric, "ibfindnodesusing", "-R", "0x0002c90300000a11", "1").assertSame();
+        assertTrue(run.ours().out().startsWith("0x0002c90300000a11 1 (\"leaf1\" base)  ==>>  0x0002c90300001010 1 (node01 HCA-1)\n"),
+                run.ours().out());
+    }
+
+    @Test
+    void checkLftBalanceReadsTheDumpAsTheScriptDoes(Fabric fabric, @TempDir Path dir) throws IOException {
+        Path lfts = dir.resolve("lfts");
+        Path cache = dir.resolve("cache");
+        Files.writeString(lfts, fabric.run("dump_lfts").orThrow().stdout());
+        fabric.run("ibnetdiscover", "--cache", cache.toString()).orThrow();
+        // spine1's routes over port 2 moved to port 1: port 1 carries twice its share, port 2 none.
+        Path unbalanced = dir.resolve("unbalanced");
+        Files.writeString(unbalanced, Files.readString(lfts).replaceAll("(?m)^(0x[0-9a-f]{4}) 002 (: .*)$", "$1 001 $2"));
+        String l = lfts.toString();
+        String i = cache.toString();
+        String u = unbalanced.toString();
+        for (String args : List.of("-l " + l + " -i " + i, "-v -l " + l + " -i " + i, "-e -v -l " + l + " -i " + i,
+                "-l " + u + " -i " + i, "-ve -l " + u + " -i " + i, "-l " + l, "-i " + i, "-h", "-x -l " + l + " -i " + i,
+                "-l " + dir.resolve("missing") + " -i " + i)) {
+            AgainstC run = AgainstC.run(fabric, "check_lft_balance", args.split(" "));
+            String context = args + "\n--- ibtool stderr ---\n" + run.ours().err() + "\n--- C stderr ---\n" + run.c().stderr();
+            assertEquals(run.cOut(), run.ours().out(), context);
+            assertEquals(run.expectedStatus(), run.ours().exitCode(), context);
+            assertEquals(ownLines(run.c().stderr()), ownLines(run.ours().err()), context);
+            if (args.equals("-l " + u + " -i " + i)) {
+                assertTrue(run.ours().out().startsWith("Unbalanced Switch Port Usage: "), run.ours().out());
+            }
+        }
+    }
+
+    /**
+     * check_lft_balance's own lines on standard error: without the warnings of the iblinkinfo it
+     * runs (the C one reads the cache, resolving the switch through the SA, which under load times
+     * out now and then before it falls back to a scan; ibtool's reads the fabric), and without
+     * iblinkinfo's usage text after its complaint about a missing switch GUID (ibtool's lacks the
+     * options its iblinkinfo does not have).
+     */
+    private static String ownLines(String stderr) {
+        String own = stderr.replaceAll("(?m)^ibwarn: .*\n", "").replaceAll("(?m)^\\n", "");
+        int usage = own.indexOf("Usage: iblinkinfo");
+        return usage < 0 ? own : own.substring(0, usage);
+    }
+
+    @Test
+    void legacyNamesRunTheSameCommand(Fabric fabric) {
+        IbtoolRun pl = IbtoolRun.of("ibidsverify.pl", "--sim", fabric.socketName(), "-h");
+        assertEquals(2, pl.exitCode());
+        assertTrue(pl.out().startsWith("Usage: ibidsverify.pl [-Rh]\n"), pl.out());
+        IbtoolRun find = IbtoolRun.of("ibfindnodesusing.pl", "--sim", fabric.socketName(), "-h");
+        assertTrue(find.out().startsWith("Usage: ibfindnodesusing.pl [-R -C <ca_name> -P <ca_port>]"), find.out());
+        IbtoolRun lft = IbtoolRun.of("check_lft_balance.pl", "--sim", fabric.socketName());
+        assertEquals("Must specify dump lfts file\n", lft.err());
+        assertTrue(lft.out().startsWith("Usage: check_lft_balance.pl -l lft-output"), lft.out());
+    }
+}
