@@ -26,7 +26,10 @@ public final class Ibtool implements Callable<Integer> {
             org.jrdma.tools.scripts.IbstatusCommand.class,
             org.jrdma.tools.scripts.IbidsverifyCommand.class,
             org.jrdma.tools.scripts.IbfindnodesusingCommand.class,
-            org.jrdma.tools.scripts.CheckLftBalanceCommand.class);
+            org.jrdma.tools.scripts.CheckLftBalanceCommand.class,
+            org.jrdma.tools.scripts.NodePrintCommand.Ca.class,
+            org.jrdma.tools.scripts.NodePrintCommand.Switch.class,
+            org.jrdma.tools.scripts.NodePrintCommand.Router.class);
 
     @Spec
     private CommandSpec spec;

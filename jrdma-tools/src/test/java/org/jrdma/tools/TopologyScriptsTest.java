@@ -131,6 +131,65 @@ class TopologyScriptsTest {
         return usage < 0 ? own : own.substring(0, usage);
     }
 
+    /** The block of the topology {@code ibnetdiscover} prints that starts with a line containing {@code header}. */
+    private static String block(String topology, String header) {
+        int start = topology.indexOf(header);
+        start = topology.lastIndexOf('\n', start) + 1;
+        int end = topology.indexOf("\n\n", start);
+        return topology.substring(start, end + 1);
+    }
+
+    /**
+     * ibprintca, ibprintswitch and ibprintrt are not installed (rdma-core no longer ships them): each
+     * prints the lines C ibnetdiscover prints for the node named, lists the nodes as the C ibhosts,
+     * ibswitches and ibrouters list them with {@code -l} (status 1), and fails as the scripts' {@code die}.
+     */
+    @Test
+    void ibprintCommandsPrintTheNodesLinesOfTheTopology(Fabric fabric) {
+        String topology = fabric.run("ibnetdiscover").orThrow().stdout();
+        String sim = fabric.socketName();
+        String caWarning = "*** WARNING ***: this command is deprecated; Please use \"ibhosts\"\n\n";
+        for (String[] args : List.of(new String[] {"-R", "node03 HCA-1"}, new String[] {"node03"}, new String[] {"-G", "0x0002C90300001030"},
+                new String[] {"-G", "2c90300001030"})) {
+            List<String> line = new ArrayList<>(List.of("ibprintca", "--sim", sim));
+            line.addAll(List.of(args));
+            IbtoolRun run = IbtoolRun.of(line.toArray(String[]::new));
+            assertEquals(block(topology, "Ca\t1 \"H-0002c90300001030\""), run.out(), String.join(" ", args));
+            assertEquals(caWarning, run.err());
+            assertEquals(0, run.exitCode());
+        }
+        IbtoolRun list = IbtoolRun.of("ibprintca", "--sim", sim, "-l");
+        assertEquals(fabric.run("ibhosts").orThrow().stdout(), list.out());
+        assertEquals(1, list.exitCode());
+        IbtoolRun missing = IbtoolRun.of("ibprintca", "--sim", sim, "node99");
+        assertEquals(caWarning + "\"node99\" not found\n   Try running with the \"-R\" option.\n"
+                + "   If still not found the node is probably down.\n", missing.err());
+        assertEquals(255, missing.exitCode());
+        IbtoolRun usage = IbtoolRun.of("ibprintca", "--sim", sim, "-x");
+        assertEquals(caWarning + "Unknown option: x\n", usage.err());
+        assertTrue(usage.out().startsWith("Usage: ibprintca [-R -l] [-G <ca_guid> | <node_name>]\n"), usage.out());
+        assertEquals(2, usage.exitCode());
+
+        for (String sw : List.of("spine1", "spine2", "leaf3")) {
+            IbtoolRun run = IbtoolRun.of("ibprintswitch.pl", "--sim", sim, sw);
+            assertEquals(block(topology, "# \"" + sw + "\" base port 0"), run.out(), sw);
+            assertEquals(0, run.exitCode());
+        }
+        IbtoolRun switches = IbtoolRun.of("ibprintswitch", "--sim", sim, "-l");
+        assertEquals(fabric.run("ibswitches").orThrow().stdout(), switches.out());
+        IbtoolRun noSwitch = IbtoolRun.of("ibprintswitch", "--sim", sim, "-G", "0xa99");
+        assertTrue(noSwitch.err().endsWith("Switch \"0x0000000000000a99\" not found\n   Try running with the \"-R\" option.\n"), noSwitch.err());
+        assertEquals(255, noSwitch.exitCode());
+
+        IbtoolRun routers = IbtoolRun.of("ibprintrt.pl", "--sim", sim, "-l");
+        assertEquals(fabric.run("ibrouters").orThrow().stdout(), routers.out());
+        assertEquals(1, routers.exitCode());
+        IbtoolRun noRouter = IbtoolRun.of("ibprintrt", "--sim", sim, "rt1");
+        assertTrue(noRouter.err().startsWith("*** WARNING ***: this command is deprecated; Please use \"ibrouters\"\n\n\"rt1\" not found\n"),
+                noRouter.err());
+        assertEquals(255, noRouter.exitCode());
+    }
+
     @Test
     void legacyNamesRunTheSameCommand(Fabric fabric) {
         IbtoolRun pl = IbtoolRun.of("ibidsverify.pl", "--sim", fabric.socketName(), "-h");
