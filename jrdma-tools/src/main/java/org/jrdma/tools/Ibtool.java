@@ -29,7 +29,9 @@ public final class Ibtool implements Callable<Integer> {
             org.jrdma.tools.scripts.CheckLftBalanceCommand.class,
             org.jrdma.tools.scripts.NodePrintCommand.Ca.class,
             org.jrdma.tools.scripts.NodePrintCommand.Switch.class,
-            org.jrdma.tools.scripts.NodePrintCommand.Router.class);
+            org.jrdma.tools.scripts.NodePrintCommand.Router.class,
+            org.jrdma.tools.scripts.DumpTablesCommand.Lfts.class,
+            org.jrdma.tools.scripts.DumpTablesCommand.Mfts.class);
 
     @Spec
     private CommandSpec spec;

@@ -131,6 +131,23 @@ class TopologyScriptsTest {
         return usage < 0 ? own : own.substring(0, usage);
     }
 
+    /**
+     * dump_lfts and dump_mfts run ibtool's dump_fts (org.jrdma.tools.fts) as the scripts run the C
+     * one, then say it replaced them; status 0 whatever dump_fts returned.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dump_lfts", "dump_lfts -a", "dump_lfts -n", "dump_lfts 2 5", "dump_lfts -x", "dump_lfts -h",
+        "dump_mfts", "dump_mfts -n", "dump_mfts 0xc000 0xc001"})
+    void dumpLftsAndDumpMftsPrintWhatTheScriptsPrint(String line, Fabric fabric) {
+        String[] words = line.split(" ");
+        AgainstC run = AgainstC.run(fabric, words[0], List.of(words).subList(1, words.length).toArray(String[]::new));
+        assertEquals(run.cOut(), run.ours().out(), line);
+        assertEquals(0, run.ours().exitCode(), line);
+        assertEquals(run.expectedStatus(), run.ours().exitCode(), line);
+        assertTrue(AgainstC.maskPids(run.ours().err()).startsWith(AgainstC.maskPids(run.c().stderr()).lines().findFirst().orElse("")),
+                run.ours().err() + "\n--- C ---\n" + run.c().stderr());
+    }
+
     /** The block of the topology {@code ibnetdiscover} prints that starts with a line containing {@code header}. */
     private static String block(String topology, String header) {
         int start = topology.indexOf(header);
