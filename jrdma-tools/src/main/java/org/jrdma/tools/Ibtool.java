@@ -31,7 +31,9 @@ public final class Ibtool implements Callable<Integer> {
             org.jrdma.tools.scripts.NodePrintCommand.Switch.class,
             org.jrdma.tools.scripts.NodePrintCommand.Router.class,
             org.jrdma.tools.scripts.DumpTablesCommand.Lfts.class,
-            org.jrdma.tools.scripts.DumpTablesCommand.Mfts.class);
+            org.jrdma.tools.scripts.DumpTablesCommand.Mfts.class,
+            org.jrdma.tools.scripts.ClearCommand.Counters.class,
+            org.jrdma.tools.scripts.ClearCommand.Errors.class);
 
     @Spec
     private CommandSpec spec;

@@ -148,6 +148,49 @@ class TopologyScriptsTest {
                 run.ours().err() + "\n--- C ---\n" + run.c().stderr());
     }
 
+    /**
+     * ibclearerrors and ibclearcounters are not installed: counters set through ibsim's console are
+     * zero afterwards as the C tools read them, each node counted in the summary, every perfquery
+     * having succeeded; a topology file serves as ibnetdiscover's output; bad arguments print the
+     * scripts' usage line, status 255.
+     */
+    @Test
+    void ibclearerrorsAndIbclearcountersResetWhatTheCToolsRead(Fabric fabric, @TempDir Path dir) throws IOException {
+        String sim = fabric.socketName();
+        fabric.performanceSet("node01 HCA-1", 1, "PortCounters", "SymbolErrorCounter", 7);
+        fabric.performanceSet("leaf2", 3, "PortCounters", "LinkDownedCounter", 3);
+        assertTrue(fabric.run("ibqueryerrors").stdout().contains("SymbolErrorCounter == 7"));
+        IbtoolRun errors = IbtoolRun.of("ibclearerrors", "--sim", sim);
+        assertEquals("\n*** WARNING ***: this command is deprecated; Please use \"ibqueryerrors -k\"\n\n"
+                + "## Summary: 14 nodes cleared 0 errors\n", errors.out());
+        assertEquals(0, errors.exitCode());
+        String after = fabric.run("ibqueryerrors").stdout();
+        assertTrue(!after.contains("SymbolErrorCounter") && !after.contains("LinkDownedCounter"), after);
+
+        fabric.performanceSet("node01 HCA-1", 1, "PortCounters", "PortXmitData", 1000);
+        assertTrue(fabric.run("perfquery", "-G", "0x0002c90300001011", "1").stdout().contains("PortXmitData:....................1000\n"));
+        Path topology = dir.resolve("topology");
+        Files.writeString(topology, fabric.run("ibnetdiscover").orThrow().stdout());
+        IbtoolRun counters = IbtoolRun.of("ibclearcounters", "--sim", sim, topology.toString());
+        assertEquals("\n*** WARNING ***: this command is deprecated; Please use \"ibqueryerrors -K\"\n\n"
+                + "## Summary: 14 nodes cleared 0 errors\n", counters.out());
+        assertTrue(fabric.run("perfquery", "-G", "0x0002c90300001011", "1").stdout().contains("PortXmitData:....................0\n"));
+
+        for (String bad : List.of("-h", "-x", "-C", "-t -1", "a b")) {
+            List<String> line = new ArrayList<>(List.of("ibclearcounters", "--sim", sim));
+            line.addAll(List.of(bad.split(" ")));
+            IbtoolRun usage = IbtoolRun.of(line.toArray(String[]::new));
+            assertEquals("Usage: ibclearcounters [-h] [<topology-file> | -C ca_name -P ca_port -t(imeout) timeout_ms]\n", usage.out(), bad);
+            assertEquals(255, usage.exitCode());
+        }
+        IbtoolRun usage = IbtoolRun.of("ibclearerrors", "--sim", sim, "-N", "-h");
+        assertEquals("Usage: ibclearerrors [-h] [-N | -nocolor] [<topology-file> | -C ca_name -P ca_port -t(imeout) timeout_ms]\n", usage.out());
+        IbtoolRun missing = IbtoolRun.of("ibclearcounters", "--sim", sim, dir.resolve("none").toString());
+        assertEquals(1, missing.exitCode());
+        assertEquals("cat: " + dir.resolve("none") + ": No such file or directory\n", missing.err());
+        assertTrue(missing.out().endsWith("## Summary: 0 nodes cleared 0 errors\n"), missing.out());
+    }
+
     /** The block of the topology {@code ibnetdiscover} prints that starts with a line containing {@code header}. */
     private static String block(String topology, String header) {
         int start = topology.indexOf(header);
