@@ -33,7 +33,8 @@ public final class Ibtool implements Callable<Integer> {
             org.jrdma.tools.scripts.DumpTablesCommand.Lfts.class,
             org.jrdma.tools.scripts.DumpTablesCommand.Mfts.class,
             org.jrdma.tools.scripts.ClearCommand.Counters.class,
-            org.jrdma.tools.scripts.ClearCommand.Errors.class);
+            org.jrdma.tools.scripts.ClearCommand.Errors.class,
+            org.jrdma.tools.scripts.SetNodedescCommand.class);
 
     @Spec
     private CommandSpec spec;
