@@ -169,13 +169,15 @@ class TopologyScriptsTest {
         assertTrue(!after.contains("SymbolErrorCounter") && !after.contains("LinkDownedCounter"), after);
 
         fabric.performanceSet("node01 HCA-1", 1, "PortCounters", "PortXmitData", 1000);
-        assertTrue(fabric.run("perfquery", "-G", "0x0002c90300001011", "1").stdout().contains("PortXmitData:....................1000\n"));
+        String before = fabric.run("perfquery", "-G", "0x0002c90300001011", "1").stdout();
+        assertTrue(xmitData(before) >= 1000, before);
         Path topology = dir.resolve("topology");
         Files.writeString(topology, fabric.run("ibnetdiscover").orThrow().stdout());
         IbtoolRun counters = IbtoolRun.of("ibclearcounters", "--sim", sim, topology.toString());
         assertEquals("\n*** WARNING ***: this command is deprecated; Please use \"ibqueryerrors -K\"\n\n"
                 + "## Summary: 14 nodes cleared 0 errors\n", counters.out());
-        assertTrue(fabric.run("perfquery", "-G", "0x0002c90300001011", "1").stdout().contains("PortXmitData:....................0\n"));
+        String cleared = fabric.run("perfquery", "-G", "0x0002c90300001011", "1").stdout();
+        assertTrue(xmitData(cleared) < 1000, cleared); // ibsim counts the MADs since the reset
 
         for (String bad : List.of("-h", "-x", "-C", "-t -1", "a b")) {
             List<String> line = new ArrayList<>(List.of("ibclearcounters", "--sim", sim));
@@ -190,6 +192,13 @@ class TopologyScriptsTest {
         assertEquals(1, missing.exitCode());
         assertEquals("cat: " + dir.resolve("none") + ": No such file or directory\n", missing.err());
         assertTrue(missing.out().endsWith("## Summary: 0 nodes cleared 0 errors\n"), missing.out());
+    }
+
+    /** PortXmitData as perfquery prints it. */
+    private static long xmitData(String perfquery) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^PortXmitData:\\.+(\\d+)$").matcher(perfquery);
+        assertTrue(m.find(), perfquery);
+        return Long.parseLong(m.group(1));
     }
 
     /** The block of the topology {@code ibnetdiscover} prints that starts with a line containing {@code header}. */
