@@ -4,6 +4,14 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.jrdma.tools.cache.IbcacheeditCommand;
 import org.jrdma.tools.fts.DumpFtsCommand;
+import org.jrdma.tools.scripts.CheckLftBalanceCommand;
+import org.jrdma.tools.scripts.ClearCommand;
+import org.jrdma.tools.scripts.DumpTablesCommand;
+import org.jrdma.tools.scripts.IbfindnodesusingCommand;
+import org.jrdma.tools.scripts.IbidsverifyCommand;
+import org.jrdma.tools.scripts.IbstatusCommand;
+import org.jrdma.tools.scripts.NodePrintCommand;
+import org.jrdma.tools.scripts.SetNodedescCommand;
 import org.jrdma.tools.shell.Batch;
 import org.jrdma.tools.shell.ShellCommand;
 import picocli.CommandLine;
@@ -28,7 +36,19 @@ public final class Ibtool implements Callable<Integer> {
             NodeListCommand.Nodes.class, IblinkinfoCommand.class, SminfoCommand.class, IbaddrCommand.class,
             SmpdumpCommand.class, DecodeMadCommand.class, IbstatCommand.class, IbqueryerrorsCommand.class,
             IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class,
-            DumpFtsCommand.class, IbcacheeditCommand.class, ShellCommand.class);
+            DumpFtsCommand.class, IbcacheeditCommand.class, IbstatusCommand.class,
+            IbidsverifyCommand.class,
+            IbfindnodesusingCommand.class,
+            CheckLftBalanceCommand.class,
+            NodePrintCommand.Ca.class,
+            NodePrintCommand.Switch.class,
+            NodePrintCommand.Router.class,
+            DumpTablesCommand.Lfts.class,
+            DumpTablesCommand.Mfts.class,
+            ClearCommand.Counters.class,
+            ClearCommand.Errors.class,
+            SetNodedescCommand.class,
+            ShellCommand.class);
 
     @Spec
     private CommandSpec spec;
@@ -116,7 +136,8 @@ public final class Ibtool implements Callable<Integer> {
 
     private static List<Class<?>> subcommandsFor(String[] args) {
         for (Class<?> subcommand : SUBCOMMANDS) {
-            if (args.length > 0 && subcommand.getAnnotation(Command.class).name().equals(args[0])) {
+            Command command = subcommand.getAnnotation(Command.class);
+            if (args.length > 0 && (command.name().equals(args[0]) || List.of(command.aliases()).contains(args[0]))) {
                 return List.of(subcommand);
             }
         }

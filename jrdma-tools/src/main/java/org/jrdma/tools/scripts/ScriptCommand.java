@@ -1,0 +1,118 @@
+package org.jrdma.tools.scripts;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jrdma.tools.Ibtool;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+/**
+ * An infiniband-diags script (perl or sh) as an {@code ibtool} subcommand: the script reads its own
+ * command line ({@link Getopts}, as Perl's Getopt::Std, or the shell's {@code $1}), so every argument
+ * but ibtool's {@code --sim}/{@code --sim-node} reaches it as typed; where the script runs a diags
+ * tool and reads its output ({@code `ibroute -G ...`}) the command runs that ibtool subcommand in this
+ * process ({@link #backticks}), attached where it is, its standard error passed through as the
+ * script's is. Output, messages and exit statuses are the script's.
+ */
+abstract class ScriptCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--sim", arity = "0..1", paramLabel = "SOCKNAME", fallbackValue = "",
+            description = "attach the tools the script runs to an ibsim simulated fabric (as ibtool's other commands)")
+    String sim;
+
+    @Option(names = "--sim-node", paramLabel = "NODE", description = "the simulated node to attach at")
+    String simNode;
+
+    /** The script's own arguments, in order. */
+    @Unmatched
+    List<String> args = new ArrayList<>();
+
+    @Override
+    public final Integer call() throws Exception {
+        try {
+            return run();
+        } finally {
+            out().flush();
+            err().flush();
+        }
+    }
+
+    /** Does what the script does and returns its exit status. */
+    abstract int run() throws Exception;
+
+    /** The script's name as {@code basename $0} gives it: the name it was called by. */
+    final String prog() {
+        List<String> names = new ArrayList<>(List.of(spec.aliases()));
+        names.add(spec.name());
+        CommandSpec ibtool = spec.parent();
+        if (ibtool != null && ibtool.commandLine().getParseResult() != null) {
+            for (String arg : ibtool.commandLine().getParseResult().originalArgs()) {
+                if (names.contains(arg)) {
+                    return arg;
+                }
+            }
+        }
+        return spec.name();
+    }
+
+    final PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    final PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    /**
+     * Runs {@code ibtool tool toolArgs...} in this process, attached where this command is, as the
+     * script runs {@code tool} in backticks: what it prints on standard output is returned, what it
+     * prints on standard error goes to this command's.
+     */
+    final Output backticks(String tool, List<String> toolArgs) {
+        List<String> line = new ArrayList<>(List.of(tool));
+        if (sim != null) {
+            line.add(sim.isEmpty() ? "--sim" : "--sim=" + sim);
+        }
+        if (simNode != null) {
+            line.addAll(List.of("--sim-node", simNode));
+        }
+        line.addAll(toolArgs);
+        String[] argv = line.toArray(String[]::new);
+        StringWriter text = new StringWriter();
+        CommandLine cl = Ibtool.commandLine(argv);
+        cl.setOut(new PrintWriter(text, true));
+        cl.setErr(err());
+        int status = cl.execute(argv);
+        err().flush();
+        return new Output(status, text.toString());
+    }
+
+    /** {@code -C ca -P port} as IBswcountlimits' {@code get_ca_name_port_param_string} adds them, when given. */
+    static List<String> caPortArgs(String ca, String port) {
+        List<String> params = new ArrayList<>();
+        if (!ca.isEmpty()) {
+            params.addAll(List.of("-C", ca));
+        }
+        if (!port.isEmpty()) {
+            params.addAll(List.of("-P", port));
+        }
+        return params;
+    }
+
+    /**
+     * A tool's run in backticks.
+     *
+     * @param status its exit status
+     * @param text   its standard output
+     */
+    record Output(int status, String text) {
+    }
+}
