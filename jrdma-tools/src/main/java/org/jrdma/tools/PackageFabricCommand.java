@@ -9,6 +9,9 @@ package org.jrdma.tools;
 public abstract class PackageFabricCommand extends FabricCommand {
     @Override
     final int run() throws Exception {
+        if (json()) {
+            throw new UsageException("--json: " + spec.name() + " has no JSON document yet (README, \"JSON output\")");
+        }
         return execute();
     }
 
