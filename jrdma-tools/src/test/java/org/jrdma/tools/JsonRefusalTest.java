@@ -1,0 +1,27 @@
+package org.jrdma.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The commands without a JSON document refuse {@code --json} as a usage error before they open a
+ * port or a file, rather than printing their text under it; as every usage error under {@code --json},
+ * the refusal is also an error document on standard output (README, "JSON output").
+ */
+class JsonRefusalTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"dump_fts", "ibcacheedit"})
+    void aCommandWithoutADocumentRefusesJson(String command) {
+        String[] args = command.equals("ibcacheedit")
+                ? new String[] {command, "--json", "/nonexistent/orig.cache", "/nonexistent/new.cache"}
+                : new String[] {command, "--json", "--sim", "no-such-fabric"};
+        IbtoolRun run = IbtoolRun.of(args);
+        assertEquals(ExitCodes.USAGE, run.exitCode(), run.err());
+        String why = "--json: " + command + " has no JSON document yet";
+        assertTrue(run.err().contains(why), run.err());
+        assertTrue(run.out().contains("\"error\"") && run.out().contains(why), run.out()); // the usage error as a JSON error document
+    }
+}
