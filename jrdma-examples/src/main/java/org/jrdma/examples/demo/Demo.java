@@ -1,7 +1,5 @@
 package org.jrdma.examples.demo;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,6 +68,7 @@ public final class Demo {
             failuresAsTheCTools(fabric, node);
             withALinkDown(fabric, node);
             errorCounters(fabric, node);
+            DiagsDemoStep.run(fabric, node);
             MonitorDemoStep.run(fabric, node);
         }
     }
@@ -156,24 +155,14 @@ public final class Demo {
     }
 
     /**
-     * Runs an ibtool command in this JVM, prints what it printed and keeps it as
+     * Runs an ibtool command in this JVM ({@link InProcessIbtool}) and keeps what it printed as
      * {@link #lastIbtoolOutput} and {@link #lastIbtoolErr}; returns its exit status.
      */
     private int ibtool(String... args) {
-        System.out.println("$ ibtool " + String.join(" ", args));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        long start = System.nanoTime();
-        picocli.CommandLine cl = Ibtool.commandLine(args);
-        cl.setOut(new PrintWriter(out, true));
-        cl.setErr(new PrintWriter(err, true));
-        int status = cl.execute(args);
-        lastIbtoolOutput = out.toString();
-        lastIbtoolErr = err.toString();
-        System.out.print(lastIbtoolOutput);
-        System.out.print(lastIbtoolErr);
-        System.out.printf("(ibtool: exit %d, %d ms)%n", status, Duration.ofNanos(System.nanoTime() - start).toMillis());
-        return status;
+        InProcessIbtool run = InProcessIbtool.run(args);
+        lastIbtoolOutput = run.out();
+        lastIbtoolErr = run.err();
+        return run.status();
     }
 
     /** The C tools' {@code ibwarn: [pid]} with the process id masked. */
