@@ -23,7 +23,8 @@ import org.jrdma.verbs.Qp;
  * test's port in the {@code RDMA_PS_TCP} port space (any address) while the client resolves the
  * server's address and route (2 s each), makes its queue pair with {@code rdma_create_qp} and
  * connects with 7 retries and 7 RNR retries and no private data, trying again up to ten times
- * 100 ms apart as perftest does (the server may not listen yet); the server makes its queue pair on
+ * 100 ms apart as perftest does (the server may not listen yet); the server (listening already
+ * before the first handshake) makes its queue pair on
  * the connect request's identifier and accepts with the same counts. Then one more zero
  * handshake. librdmacm has taken the queue pairs to RTS, so the destinations exchanged afterwards
  * are only printed (and give the write test the peer's buffer). At the end the client disconnects
@@ -102,16 +103,19 @@ final class PerftestCm implements AutoCloseable {
 
     /**
      * The server's side: listens on {@code port}, makes the queue pair of the first connect request
-     * with {@code makeQp}, accepts it and waits for ESTABLISHED.
+     * with {@code makeQp}, accepts it and waits for ESTABLISHED. It listens before the first
+     * handshake, where perftest listens after it: the C client connects as soon as it has the
+     * server's handshake and gives up after ten tries in about a second, which a JVM still
+     * compiling its listening code on an emulated CPU can miss.
      */
     static PerftestCm accept(PerftestChannel channel, int port, Function<RdmaCmId, Qp> makeQp) throws IOException {
-        channel.handshake(NO_DEST);
         EventChannel events = EventChannel.create();
         try {
             RdmaCmId id;
             try (RdmaCmId listener = events.createId(PortSpace.TCP)) {
                 listener.bindAddr(new InetSocketAddress(port));
                 listener.listen(1);
+                channel.handshake(NO_DEST);
                 id = expect(events, CmEventType.CONNECT_REQUEST, WAIT_FOR_CLIENT).id();
                 makeQp.apply(id);
                 id.accept(new ConnParam().retryCount(RETRY_COUNT).rnrRetryCount(RETRY_COUNT));

@@ -278,7 +278,7 @@ public final class SendLat {
         }
         System.out.println(" Max inline data : 0[B]");
         System.out.println(" rdma_cm QPs\t : ON");
-        System.out.println(" Data ex. method : Ethernet");
+        System.out.println(" Data ex. method : rdma_cm");
         System.out.println(BwReport.RESULT_LINE);
     }
 }

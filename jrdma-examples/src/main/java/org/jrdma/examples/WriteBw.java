@@ -292,7 +292,7 @@ public final class WriteBw {
         }
         System.out.println(" Max inline data : 0[B]");
         System.out.println(" rdma_cm QPs\t : " + (settings.rdmaCm() ? "ON" : "OFF"));
-        System.out.println(" Data ex. method : Ethernet");
+        System.out.println(" Data ex. method : " + (settings.rdmaCm() ? "rdma_cm" : "Ethernet"));
         System.out.println(BwReport.RESULT_LINE);
     }
 
