@@ -30,10 +30,11 @@ import picocli.CommandLine.Parameters;
  * @param alloc     print the bytes the timed loops allocated ({@code --alloc}, Java only)
  * @param runs      timed runs ({@code --runs}, 1, Java only, client only), each printing its row;
  *                  with more than one, each starts on a line of standard input ({@link RunGate})
+ * @param rdmaCm    connect the queue pairs with rdma_cm ({@code -R}, {@link PerftestCm})
  */
 record BwSettings(String server, int port, String device, int ibPort, int size, int iters, int duration,
         int gidIndex, int mtu, int txDepth, int cqMod, boolean noPeak, boolean gbits, int sl, int qpTimeout,
-        int warmup, boolean alloc, int runs) {
+        int warmup, boolean alloc, int runs, boolean rdmaCm) {
     /** perftest's message size above which CQ moderation is off by default ({@code MSG_SIZE_CQ_MOD_LIMIT}). */
     private static final int CQ_MOD_SIZE_LIMIT = 8192;
     /** The most iterations perftest computes the peak bandwidth for. */
@@ -57,6 +58,7 @@ record BwSettings(String server, int port, String device, int ibPort, int size, 
         @Option(names = {"-S", "--sl"}) long sl;
         @Option(names = {"-u", "--qp-timeout"}) long qpTimeout = 14;
         @Option(names = "--report_gbits") boolean gbits;
+        @Option(names = {"-R", "--rdma_cm"}) boolean rdmaCm;
         @Option(names = {"-h", "--help"}) boolean help;
         @Option(names = "--warmup") Long warmup;
         @Option(names = "--alloc") boolean alloc;
@@ -75,7 +77,6 @@ record BwSettings(String server, int port, String device, int ibPort, int size, 
             new Unsupported("hop_limit", 'L', true),
             new Unsupported("dualport", 'O', false),
             new Unsupported("qp", 'q', true),
-            new Unsupported("rdma_cm", 'R', false),
             new Unsupported("tos", 'T', true),
             new Unsupported("version", 'V', false),
             new Unsupported("limit_bw", 'w', true),
@@ -103,6 +104,7 @@ record BwSettings(String server, int port, String device, int ibPort, int size, 
               -n, --iters=<iters>  Number of exchanges (at least 5, default 5000)
               -N, --noPeak Cancel peak-bw calculation (default with peak up to iters=20000)
               -p, --port=<port>  Listen on/connect to port <port> (default 18515)
+              -R, --rdma_cm  Connect QPs with rdma_cm and run test on those QPs
               -Q, --cq-mod  Generate Cqe only after <--cq-mod> completion
               -s, --size=<size>  Size of message to exchange (default 65536)
               -S, --sl=<sl>  SL (default 0)
@@ -153,7 +155,7 @@ record BwSettings(String server, int port, String device, int ibPort, int size, 
                 size, iters, duration, (int) range(line.gidIndex, "gid-index", -1, 255), (int) line.mtu, txDepth,
                 cqMod, noPeak, line.gbits, (int) range(line.sl, "sl", 0, 15),
                 (int) range(line.qpTimeout, "qp-timeout", 0, 31), warmup(line.warmup), line.alloc,
-                (int) range(line.runs, "runs", 1, Integer.MAX_VALUE));
+                (int) range(line.runs, "runs", 1, Integer.MAX_VALUE), line.rdmaCm);
     }
 
     /** {@code --warmup}: 0, or at least 5 writes as {@code -n} (a single write would go unsignalled). */

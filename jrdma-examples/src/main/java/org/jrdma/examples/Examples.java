@@ -82,7 +82,13 @@ public final class Examples {
      * {@code === SCENARIO name}, each side's exit status, command line and output, {@code === END name}.
      */
     static PeerPair.Result runAndPrint(String name, List<String> server, List<String> client, int port, Duration timeout) {
-        PeerPair.Result result = PeerPair.run(server, client, port, timeout);
+        return runAndPrint(name, server, client, port, false, timeout);
+    }
+
+    /** As {@link #runAndPrint(String, List, List, int, Duration)}, the server listening with rdma_cm when {@code rdmaCm}. */
+    static PeerPair.Result runAndPrint(String name, List<String> server, List<String> client, int port, boolean rdmaCm,
+            Duration timeout) {
+        PeerPair.Result result = PeerPair.run(server, client, port, rdmaCm, timeout);
         System.out.println("=== SCENARIO " + name);
         System.out.println("--- server exit " + result.serverExit() + ": " + String.join(" ", server));
         System.out.print(result.serverOutput());

@@ -87,7 +87,7 @@ public final class LivePair implements AutoCloseable {
         Process serverProcess = start(PeerPair.pinned(server, 0));
         Side serverSide = new Side("server", serverProcess);
         try {
-            if (!PeerPair.awaitListening(port, serverProcess, deadline)) {
+            if (!PeerPair.awaitListening(port, false, serverProcess, deadline)) {
                 throw new IOException("the server never listened on port " + port + ":\n" + serverSide.output());
             }
             return new LivePair(serverSide, new Side("client", start(PeerPair.pinned(client, 1))), deadline);

@@ -2,6 +2,7 @@ package org.jrdma.examples;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,6 +50,15 @@ public final class PeerPair {
      * {@code client}, and waits for both, at most {@code timeout} in all.
      */
     public static Result run(List<String> server, List<String> client, int port, Duration timeout) {
+        return run(server, client, port, false, timeout);
+    }
+
+    /**
+     * As {@link #run(List, List, int, Duration)}; with {@code rdmaCm} the server listens with the
+     * RDMA connection manager instead (perftest's {@code -R}), which {@code rdma resource show cm_id}
+     * shows as a LISTEN identifier on {@code port}.
+     */
+    public static Result run(List<String> server, List<String> client, int port, boolean rdmaCm, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Path serverOut = null;
         Path clientOut = null;
@@ -59,7 +69,7 @@ public final class PeerPair {
             clientOut = Files.createTempFile("peer-client-", ".out");
             serverProcess = start(pinned(server, 0), serverOut);
             int clientExit = -1;
-            if (awaitListening(port, serverProcess, deadline)) {
+            if (awaitListening(port, rdmaCm, serverProcess, deadline)) {
                 clientProcess = start(pinned(client, 1), clientOut);
                 clientExit = await(clientProcess, deadline);
             }
@@ -122,11 +132,14 @@ public final class PeerPair {
         return -1;
     }
 
-    /** Whether TCP {@code port} came to be listened on before the server ended or the deadline passed. */
-    static boolean awaitListening(int port, Process server, long deadline) throws InterruptedException,
-            IOException {
+    /**
+     * Whether TCP {@code port} (or with {@code rdmaCm} the rdma_cm port) came to be listened on
+     * before the server ended or the deadline passed.
+     */
+    static boolean awaitListening(int port, boolean rdmaCm, Process server, long deadline)
+            throws InterruptedException, IOException {
         while (System.nanoTime() < deadline && server.isAlive()) {
-            if (isListening(port)) {
+            if (rdmaCm ? isListeningRdmaCm(port) : isListening(port)) {
                 return true;
             }
             Thread.sleep(POLL_MILLIS);
@@ -150,6 +163,14 @@ public final class PeerPair {
             }
         }
         return false;
+    }
+
+    /** Whether an rdma_cm identifier listens on {@code port}, by {@code rdma resource show cm_id}. */
+    static boolean isListeningRdmaCm(int port) throws IOException, InterruptedException {
+        Process rdma = new ProcessBuilder("rdma", "resource", "show", "cm_id").redirectErrorStream(true).start();
+        String out = new String(rdma.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        rdma.waitFor();
+        return out.lines().anyMatch(line -> line.contains(" state LISTEN ") && line.contains(":" + port + " "));
     }
 
     /** Kills {@code process} (if started and alive) and its descendants. */

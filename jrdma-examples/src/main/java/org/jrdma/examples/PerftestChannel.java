@@ -17,7 +17,10 @@ import org.jrdma.examples.PingpongExchange.ExchangeException;
  * NUL-padded text), the cycle buffer and the cache line size (4-byte big-endian integers each),
  * the MTU (2 bytes: its {@code enum ibv_mtu} number in decimal, NUL-terminated), then
  * {@linkplain #handshake handshakes} of {@link PerftestDest} messages, the
- * {@linkplain #exchange(BwReport) report}, and at last a handshake and {@code "done"}.
+ * {@linkplain #exchange(BwReport) report}, and at last a handshake and {@code "done"}. With
+ * {@code -R} the same parts travel as SENDs over an rdma_cm connection ({@link PerftestCmComm}),
+ * the destinations as {@code struct pingpong_dest} in network byte order, and there is no
+ * {@code "done"}.
  */
 final class PerftestChannel implements AutoCloseable {
     /** The perftest version this side speaks, which decides the formats the other side uses. */
@@ -28,15 +31,35 @@ final class PerftestChannel implements AutoCloseable {
     private static final byte[] DONE = {'d', 'o', 'n', 'e', 0};
 
     private final Socket socket;
+    private final PerftestCmComm comm;
     private final boolean client;
     private final InputStream in;
     private final OutputStream out;
 
     private PerftestChannel(Socket socket, boolean client) throws IOException {
         this.socket = socket;
+        this.comm = null;
         this.client = client;
         this.in = socket.getInputStream();
         this.out = socket.getOutputStream();
+    }
+
+    private PerftestChannel(PerftestCmComm comm, boolean client) {
+        this.socket = null;
+        this.comm = comm;
+        this.client = client;
+        this.in = null;
+        this.out = null;
+    }
+
+    /** The client's channel to {@code host:port} over rdma_cm ({@code -R}, {@link PerftestCmComm}). */
+    static PerftestChannel connectCm(String host, int port) throws IOException {
+        return new PerftestChannel(PerftestCmComm.connect(host, port), true);
+    }
+
+    /** The server's channel over rdma_cm, to the first client that connects to {@code port}. */
+    static PerftestChannel acceptCm(int port) throws IOException {
+        return new PerftestChannel(PerftestCmComm.accept(port), false);
     }
 
     /** The client's channel to {@code host:port}. */
@@ -52,13 +75,21 @@ final class PerftestChannel implements AutoCloseable {
     /** Sends {@code mine} and returns the other side's part of {@code size} bytes, in perftest's order. */
     byte[] exchange(byte[] mine, int size) throws IOException {
         if (client) {
-            out.write(mine);
+            write(mine);
         }
-        byte[] theirs = PingpongExchange.readFully(in, size, "Couldn't read remote data");
+        byte[] theirs = comm != null ? comm.read(size) : PingpongExchange.readFully(in, size, "Couldn't read remote data");
         if (!client) {
-            out.write(mine);
+            write(mine);
         }
         return theirs;
+    }
+
+    private void write(byte[] mine) throws IOException {
+        if (comm != null) {
+            comm.write(mine);
+        } else {
+            out.write(mine);
+        }
     }
 
     /** {@code exchange_versions}: returns the other side's version number. */
@@ -86,6 +117,9 @@ final class PerftestChannel implements AutoCloseable {
 
     /** {@code ctx_hand_shake}: exchanges {@link PerftestDest} messages, with GIDs or without. */
     PerftestDest handshake(PerftestDest mine) throws IOException {
+        if (comm != null) {
+            return PerftestDest.fromStruct(exchange(mine.toStruct(), PerftestCmComm.MESSAGE));
+        }
         boolean withGid = mine.gid() != null;
         return PerftestDest.fromWire(exchange(mine.toWire(), PerftestDest.wireSize(withGid)), withGid);
     }
@@ -111,6 +145,9 @@ final class PerftestChannel implements AutoCloseable {
      */
     void finish(PerftestDest mine) throws IOException {
         handshake(mine);
+        if (comm != null) {
+            return;
+        }
         out.write(DONE);
         socket.setSoTimeout(5000);
         try {
@@ -122,6 +159,10 @@ final class PerftestChannel implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        if (comm != null) {
+            comm.close();
+            return;
+        }
         socket.close();
     }
 }

@@ -1,5 +1,6 @@
 package org.jrdma.examples;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.StringJoiner;
 import org.jrdma.iba.Gid;
@@ -25,6 +26,8 @@ record PerftestDest(int lid, int outReads, int qpn, int psn, int rkey, long vadd
     static final int SIZE_WITH_GID = 108;
     /** {@code KEY_MSG_SIZE}: the message without a GID, the NUL included. */
     static final int SIZE_WITHOUT_GID = 59;
+    /** {@code sizeof(struct pingpong_dest)} on x86-64, the rdma_cm side channel's form. */
+    static final int STRUCT_SIZE = 56;
 
     /** The size of the message, with or without a GID. */
     static int wireSize(boolean withGid) {
@@ -47,6 +50,33 @@ record PerftestDest(int lid, int outReads, int qpn, int psn, int rkey, long vadd
         byte[] ascii = text.toString().getBytes(StandardCharsets.US_ASCII);
         System.arraycopy(ascii, 0, wire, 0, Math.min(ascii.length, wire.length - 1));
         return wire;
+    }
+
+    /**
+     * This side as perftest's rdma_cm side channel sends it ({@code rdma_write_keys}): the
+     * {@code struct pingpong_dest} of x86-64, each integer big-endian: LID, outstanding reads,
+     * QPN, PSN and RKey (4 bytes each), 4 bytes of padding, VAddr (8), the GID (16, zeros when
+     * none), SRQ number and GID index (4 each; 0).
+     */
+    byte[] toStruct() {
+        ByteBuffer b = ByteBuffer.allocate(STRUCT_SIZE);
+        b.putInt(lid).putInt(outReads).putInt(qpn).putInt(psn).putInt(rkey).putInt(0).putLong(vaddr);
+        b.put(gid != null ? gid.toBytes() : new byte[Gid.BYTES]);
+        b.putInt(srqn).putInt(0);
+        return b.array();
+    }
+
+    /** Reads {@link #toStruct()}'s form as {@code rdma_read_keys} does (the SRQ number is not read: 0). */
+    static PerftestDest fromStruct(byte[] struct) {
+        ByteBuffer b = ByteBuffer.wrap(struct);
+        int lid = b.getInt();
+        int outReads = b.getInt();
+        int qpn = b.getInt();
+        int psn = b.getInt();
+        int rkey = b.getInt();
+        b.getInt();
+        long vaddr = b.getLong();
+        return new PerftestDest(lid, outReads, qpn, psn, rkey, vaddr, Gid.fromBytes(struct, 32), 0);
     }
 
     /**

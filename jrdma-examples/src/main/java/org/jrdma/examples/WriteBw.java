@@ -5,6 +5,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.security.SecureRandom;
 import java.util.List;
+import org.jrdma.cm.RdmaCmId;
 import org.jrdma.examples.BwWriter.BwException;
 import org.jrdma.examples.PingpongExchange.ExchangeException;
 import org.jrdma.iba.Gid;
@@ -27,8 +28,9 @@ import org.jrdma.verbs.VerbsDevice;
 
 /**
  * perftest's {@code ib_write_bw} in Java, for its default case: RC, one queue pair, RDMA writes
- * from client to server, unidirectional, without rdma_cm. It speaks perftest 6.06's TCP side
- * channel ({@link PerftestChannel}), so either side may be the C tool, and prints perftest's
+ * from client to server, unidirectional; the queue pairs connected from the destinations
+ * exchanged, or with {@code -R} by rdma_cm ({@link PerftestCm}). It speaks perftest 6.06's TCP
+ * side channel ({@link PerftestChannel}), so either side may be the C tool, and prints perftest's
  * test description, addresses and result table.
  *
  * <pre>
@@ -40,7 +42,7 @@ import org.jrdma.verbs.VerbsDevice;
  * report (of its last run, with {@code --runs}). Each side is one thread, and opens the device
  * confined to it ({@link Verbs#openConfined}). Not supported: other tests and transports
  * ({@code -c}), bidirectional runs ({@code -b}), all sizes ({@code -a}), several QPs, post lists,
- * inline data, rdma_cm, dual port, limits, counters and the rest of perftest's options outside
+ * inline data, rdma_cm for the side channel ({@code -z}), dual port, limits, counters and the rest of perftest's options outside
  * {@link BwSettings}; the page size and cache line are taken as 4096 and 64 bytes; relaxed
  * ordering is not used.
  */
@@ -113,9 +115,11 @@ public final class WriteBw {
             System.out.println("* Waiting for client to connect... *");
             System.out.println("************************************");
         }
-        try (PerftestChannel channel = settings.isClient()
-                ? PerftestChannel.connect(settings.server(), settings.port())
-                : PerftestChannel.accept(settings.port())) {
+        try (PerftestChannel channel = settings.rdmaCm()
+                ? settings.isClient() ? PerftestChannel.connectCm(settings.server(), settings.port())
+                        : PerftestChannel.acceptCm(settings.port())
+                : settings.isClient() ? PerftestChannel.connect(settings.server(), settings.port())
+                        : PerftestChannel.accept(settings.port())) {
             double version = channel.exchangeVersions();
             if (version < PerftestChannel.OLDEST_VERSION) {
                 throw new IOException("perftest version " + version + " on the other side is older than "
@@ -137,23 +141,77 @@ public final class WriteBw {
             int cacheLine) throws IOException, BwException {
         int buffSize = Math.max(settings.size(), cycleBuffer);
         MemorySegment buf = arena.allocate(2L * buffSize, CYCLE_BUFFER);
-        Pd pd = ctx.pd();
-        Mr mr = pd.mr(buf, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-        Cq cq = ctx.cq(settings.txDepth());
-        Qp qp = pd.qp(new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(settings.txDepth(), 1, 1, 1, 0)));
-        qp.modify(new QpAttr().qpState(QpState.INIT).pkeyIndex(0).portNum(settings.ibPort())
-                .qpAccessFlags(Access.LOCAL_WRITE | Access.REMOTE_WRITE));
         Gid gid = gidIndex >= 0 ? ctx.queryGid(settings.ibPort(), gidIndex) : null;
-        PerftestDest mine = new PerftestDest(port.lid(), 1, qp.qpNum(), myPsn, mr.rkey(), mr.addr() + buffSize, gid, 0);
+        if (settings.rdmaCm()) {
+            Resources[] made = new Resources[1];
+            try (PerftestCm cm = settings.isClient()
+                    ? PerftestCm.connect(channel, settings.server(), settings.port(),
+                            id -> (made[0] = resources(id, buf, made[0])).qp())
+                    : PerftestCm.accept(channel, settings.port(), id -> (made[0] = resources(id, buf, null)).qp())) {
+                Resources r = new Resources(made[0].mr, made[0].cq, cm.qp());
+                PerftestDest mine = new PerftestDest(port.lid(), 1, r.qp.qpNum(), myPsn, r.mr.rkey(),
+                        r.mr.addr() + buffSize, gid, 0);
+                channel.handshake(mine);
+                System.out.println(mine.describe("local"));
+                PerftestDest remote = channel.handshake(mine);
+                System.out.println(remote.describe("remote"));
+                channel.handshake(mine);
+                return run(channel, r, mine, remote, cycleBuffer, cacheLine);
+            }
+        }
+        Resources r = resources(ctx.pd(), buf);
+        r.qp.modify(new QpAttr().qpState(QpState.INIT).pkeyIndex(0).portNum(settings.ibPort())
+                .qpAccessFlags(Access.LOCAL_WRITE | Access.REMOTE_WRITE));
+        PerftestDest mine = new PerftestDest(port.lid(), 1, r.qp.qpNum(), myPsn, r.mr.rkey(), r.mr.addr() + buffSize,
+                gid, 0);
         System.out.println(mine.describe("local"));
         PerftestDest remote = channel.handshake(mine);
         System.out.println(remote.describe("remote"));
         if (gid != null && isIpv4(gid) != isIpv4(remote.gid())) {
             throw new IOException("\n Found Incompatibility issue with GID types.\n Please Try to use a different IP version.\n");
         }
-        connect(qp, remote, mtu, gidIndex);
+        connect(r.qp, remote, mtu, gidIndex);
         channel.handshake(mine);
         channel.handshake(mine);
+        return run(channel, r, mine, remote, cycleBuffer, cacheLine);
+    }
+
+    /** The buffer's registration, the completion queue and the queue pair of the test. */
+    private record Resources(Mr mr, Cq cq, Qp qp) {
+    }
+
+    /** {@code ctx_init} without rdma_cm: the test's resources on the device opened by name. */
+    private Resources resources(Pd pd, MemorySegment buf) {
+        Mr mr = pd.mr(buf, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        Cq cq = pd.context().cq(settings.txDepth());
+        return new Resources(mr, cq, pd.qp(init(cq)));
+    }
+
+    /**
+     * {@code ctx_init} with rdma_cm: the resources on the device of {@code id} (those of
+     * {@code previous}, an earlier try's, when not null), its queue pair made by
+     * {@code rdma_create_qp} (librdmacm moves it to INIT with remote writes allowed).
+     */
+    private Resources resources(RdmaCmId id, MemorySegment buf, Resources previous) {
+        if (previous != null) {
+            return new Resources(previous.mr, previous.cq, id.createQp(previous.mr.pd(), init(previous.cq)));
+        }
+        Pd pd = id.context().pd();
+        Mr mr = pd.mr(buf, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+        Cq cq = id.context().cq(settings.txDepth());
+        return new Resources(mr, cq, id.createQp(pd, init(cq)));
+    }
+
+    private QpInitAttr init(Cq cq) {
+        return new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(settings.txDepth(), 1, 1, 1, 0));
+    }
+
+    /** From the result header on: the client writes and reports, the server prints the client's report. */
+    private int run(PerftestChannel channel, Resources r, PerftestDest mine, PerftestDest remote, int cycleBuffer,
+            int cacheLine) throws IOException, BwException {
+        Qp qp = r.qp;
+        Cq cq = r.cq;
+        Mr mr = r.mr;
         System.out.println(BwReport.RESULT_LINE);
         System.out.println(BwReport.header(settings.gbits()));
         if (!settings.isClient()) {
@@ -233,8 +291,8 @@ public final class WriteBw {
             System.out.println(" GID index       : " + gidIndex);
         }
         System.out.println(" Max inline data : 0[B]");
-        System.out.println(" rdma_cm QPs\t : OFF");
-        System.out.println(" Data ex. method : Ethernet");
+        System.out.println(" rdma_cm QPs\t : " + (settings.rdmaCm() ? "ON" : "OFF"));
+        System.out.println(" Data ex. method : " + (settings.rdmaCm() ? "rdma_cm" : "Ethernet"));
         System.out.println(BwReport.RESULT_LINE);
     }
 

@@ -15,6 +15,8 @@ import java.util.stream.Stream;
  */
 public final class InteropInVm {
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
+    /** rxe0's address: rdma_cm ({@code -R}) resolves the server's IP address to the device, so not loopback. */
+    private static final String RXE_ADDRESS = "10.0.0.1";
 
     /**
      * One run.
@@ -42,6 +44,9 @@ public final class InteropInVm {
         List<String> ud = List.of("-d", "rxe0", "-g", "0", "-s", "512", "-n", "100");
         List<String> bw = List.of("-d", "rxe0", "-x", "0", "-F", "-n", "1000");
         List<String> duration = List.of("-d", "rxe0", "-x", "0", "-F", "-D", "2", "--report_gbits", "-s", "4096");
+        List<String> latJava = Examples.java(SendLat.class);
+        List<String> latC = List.of("ib_send_lat");
+        List<String> cm = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "1000");
         return List.of(
                 new Scenario("rc_pingpong: Java server (-c checks the data), C client",
                         concat(rcJava, rc, List.of("-c", "-p", "19101")), concat(rcC, rc, List.of("-c", "-p", "19101"))),
@@ -63,7 +68,15 @@ public final class InteropInVm {
                         concat(udJava, ud, List.of("-c", "-p", "19108")), concat(udC, ud, List.of("-c", "-p", "19108"))),
                 new Scenario("ud_pingpong: C server (-c checks the data), Java client on completion events",
                         concat(udC, ud, List.of("-c", "-p", "19109")),
-                        concat(udJava, ud, List.of("-c", "-e", "-p", "19109"))));
+                        concat(udJava, ud, List.of("-c", "-e", "-p", "19109"))),
+                new Scenario("ib_write_bw -R: Java server, C client",
+                        concat(bwJava, cm, List.of("-p", "19110")), concat(bwC, cm, List.of("-p", "19110"))),
+                new Scenario("ib_write_bw -R: C server, Java client",
+                        concat(bwC, cm, List.of("-p", "19111")), concat(bwJava, cm, List.of("-p", "19111"))),
+                new Scenario("ib_send_lat -R: Java server, C client",
+                        concat(latJava, cm, List.of("-p", "19112")), concat(latC, cm, List.of("-p", "19112"))),
+                new Scenario("ib_send_lat -R: C server, Java client",
+                        concat(latC, cm, List.of("-p", "19113")), concat(latJava, cm, List.of("-p", "19113"))));
     }
 
     /**
@@ -77,8 +90,10 @@ public final class InteropInVm {
                 continue;
             }
             int port = Integer.parseInt(scenario.server().getLast());
-            List<String> client = concat(scenario.client(), List.of("127.0.0.1"));
-            PeerPair.Result result = Examples.runAndPrint(scenario.name(), scenario.server(), client, port, TIMEOUT);
+            boolean rdmaCm = scenario.server().contains("-R");
+            List<String> client = concat(scenario.client(), List.of(rdmaCm ? RXE_ADDRESS : "127.0.0.1"));
+            PeerPair.Result result = Examples.runAndPrint(scenario.name(), scenario.server(), client, port, rdmaCm,
+                    TIMEOUT);
             failures += result.succeeded() ? 0 : 1;
         }
         System.exit(failures);

@@ -21,7 +21,9 @@ import picocli.CommandLine;
 
 /**
  * The Java {@link RcPingpong}, {@link UdPingpong} and {@link WriteBw} against the C
- * {@code ibv_rc_pingpong}, {@code ibv_ud_pingpong} and {@code ib_write_bw}, each way round, and
+ * {@code ibv_rc_pingpong}, {@code ibv_ud_pingpong} and {@code ib_write_bw}, each way round, with
+ * rdma_cm ({@code -R}, the VM loading {@code rdma_ucm}) also {@code ib_write_bw} and
+ * {@link SendLat} against {@code ib_send_lat} each way round, and
  * the tutorial's {@link RcFlow} between two Java processes, with real traffic on {@code rxe0}: {@link InteropInVm} runs
  * them all in one boot of the soft-RoCE VM, and each {@linkplain InteropInVm.Scenario scenario}
  * is checked here as a test of its own: both sides exit 0, each side's remote QPN is the other's
@@ -35,12 +37,13 @@ class InteropInVmTest {
     private static final Pattern FLOW_QP = Pattern.compile("(?m)^4\\. RC queue pair (0x\\p{XDigit}{6})$");
     private static final Pattern FLOW_PEER = Pattern.compile("(?m)^6\\. queue pair in RTS towards QP (0x\\p{XDigit}{6}):");
     private static final Pattern FLOW_PASSED = Pattern.compile("(?m)^RcFlow \\w+: (\\d+) of \\1 checks passed$");
+    private static final Pattern LAT_ROW = Pattern.compile("(?m)^ 2\\s+1000\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s");
     private static final Pattern BW_ROW = Pattern.compile("(?m)^ (\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
 
     @TestFactory
     Stream<DynamicTest> javaAndCToolsTalk() {
         Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
-        VmResult result = SoftRoceVm.create().runJava(Duration.ofMinutes(20), InteropInVm.class,
+        VmResult result = SoftRoceVm.builder().module("rdma_ucm").build().runJava(Duration.ofMinutes(20), InteropInVm.class,
                 List.of(RcPingpong.class, Verbs.class, Gid.class, CommandLine.class));
         String output = result.output();
         System.out.println("InteropInVm in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n" + output);
@@ -63,6 +66,13 @@ class InteropInVmTest {
                 assertTrue(Pattern.compile("(?m)^" + iters + " iters in [0-9.]+ seconds = [0-9.]+ usec/iter$")
                         .matcher(side).find(), block);
                 assertFalse(side.contains("invalid data"), block);
+            }
+        } else if (scenario.name().startsWith("ib_send_lat")) {
+            assertEquals(first(BW_LOCAL, server), first(BW_REMOTE, client), "client's remote QPN\n" + block);
+            assertEquals(first(BW_LOCAL, client), first(BW_REMOTE, server), "server's remote QPN\n" + block);
+            for (String side : List.of(server, client)) {
+                Matcher row = match(LAT_ROW, side);
+                assertTrue(Double.parseDouble(row.group(3)) > 0, "a typical latency\n" + block);
             }
         } else if (scenario.name().startsWith("rc_flow")) {
             assertEquals(first(FLOW_QP, server), first(FLOW_PEER, client), "the client's peer QPN\n" + block);
