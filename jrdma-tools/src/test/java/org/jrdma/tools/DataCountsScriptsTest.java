@@ -131,22 +131,23 @@ class DataCountsScriptsTest {
     }
 
     /**
-     * A SymbolErrorCounter raised by 45 through ibsim's console while ibswportwatch sleeps 4 seconds
-     * is an excessive rate of 11.25 a second; {@code -v} shows it new and old, as C perfquery reads it.
+     * A SymbolErrorCounter raised by 81 through ibsim's console while ibswportwatch sleeps 6 seconds
+     * (its first poll long done after 3) is an excessive rate of 13.5 a second; {@code -v} shows it
+     * new and old, as C perfquery reads it.
      */
     @Test
     void ibswportwatchReportsTheRateOfACounterRaisedBetweenItsPolls(Fabric fabric) throws Exception {
         String sim = fabric.socketName();
         fabric.performanceSet("spine1", 1, "PortCounters", "SymbolErrorCounter", 0);
         CompletableFuture<IbtoolRun> watch = CompletableFuture.supplyAsync(
-                () -> IbtoolRun.of("ibswportwatch.pl", "--sim", sim, "-n", "1", "-p", "4", "-v", "-b", "-G", "0x0002c90300000a01", "1"));
-        Thread.sleep(2000);
-        fabric.performanceSet("spine1", 1, "PortCounters", "SymbolErrorCounter", 45);
+                () -> IbtoolRun.of("ibswportwatch.pl", "--sim", sim, "-n", "1", "-p", "6", "-v", "-b", "-G", "0x0002c90300000a01", "1"));
+        Thread.sleep(3000);
+        fabric.performanceSet("spine1", 1, "PortCounters", "SymbolErrorCounter", 81);
         IbtoolRun run = watch.get();
         String c = fabric.run("perfquery", "-G", "0x0002c90300000a01", "1").orThrow().stdout();
-        assertTrue(c.matches("(?s).*\nSymbolErrorCounter:\\.+45\n.*"), c);
-        assertTrue(run.out().startsWith("Checking counts...\nDetected excessive rate for SymbolErrorCounter (11.25 cnts/sec)\n"), run.out());
-        assertTrue(run.out().contains("   SymbolErrorCounter\t\t\t45 ==> 0\n"), run.out());
+        assertTrue(c.matches("(?s).*\nSymbolErrorCounter:\\.+81\n.*"), c);
+        assertTrue(run.out().startsWith("Checking counts...\nDetected excessive rate for SymbolErrorCounter (13.5 cnts/sec)\n"), run.out());
+        assertTrue(run.out().contains("   SymbolErrorCounter\t\t\t81 ==> 0\n"), run.out());
         assertTrue(run.out().matches("(?s).*\n   [0-9.]+ PortXmitData/second\n   [0-9.]+ PortRcvData/second\n"
                 + "   [0-9.]+ PortXmitPkts/second\n   [0-9.]+ PortRcvPkts/second\n   Counter\t\t\tNew ==> Old\n.*"), run.out());
         assertEquals(17, run.out().lines().filter(l -> l.contains(" ==> ")).count(), run.out());
