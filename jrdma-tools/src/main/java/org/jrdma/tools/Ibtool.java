@@ -8,8 +8,11 @@ import org.jrdma.tools.scripts.CheckLftBalanceCommand;
 import org.jrdma.tools.scripts.ClearCommand;
 import org.jrdma.tools.scripts.DumpTablesCommand;
 import org.jrdma.tools.scripts.IbfindnodesusingCommand;
+import org.jrdma.tools.scripts.IbdatacountersCommand;
+import org.jrdma.tools.scripts.IbdatacountsCommand;
 import org.jrdma.tools.scripts.IbidsverifyCommand;
 import org.jrdma.tools.scripts.IbstatusCommand;
+import org.jrdma.tools.scripts.IbswportwatchCommand;
 import org.jrdma.tools.scripts.NodePrintCommand;
 import org.jrdma.tools.scripts.SetNodedescCommand;
 import org.jrdma.tools.shell.Batch;
@@ -48,6 +51,9 @@ public final class Ibtool implements Callable<Integer> {
             ClearCommand.Counters.class,
             ClearCommand.Errors.class,
             SetNodedescCommand.class,
+            IbdatacountsCommand.class,
+            IbdatacountersCommand.class,
+            IbswportwatchCommand.class,
             ShellCommand.class);
 
     @Spec

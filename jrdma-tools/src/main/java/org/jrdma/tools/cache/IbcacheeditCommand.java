@@ -3,8 +3,10 @@ package org.jrdma.tools.cache;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jrdma.iba.Guid;
 import org.jrdma.subnet.SubnetCache;
 import org.jrdma.subnet.SubnetCacheException;
 import org.jrdma.tools.CNumbers;
@@ -24,6 +26,8 @@ import picocli.CommandLine.Parameters;
  * apply in that order; a GUID not found ends the command with the C tool's message and status
  * 255, nothing written. GUID values are read as {@code strtoull} reads them (text that is not a
  * number is 0); an argument without its {@code :} parts is a usage error, {@code invalid input}.
+ *
+ * <p>With {@code --json}, once the new cache is written, a {@link Document} says what changed.
  */
 @Command(name = "ibcacheedit", mixinStandardHelpOptions = true,
         description = "Edit the node, port and system image GUIDs of a libibnetdisc cache file.")
@@ -43,6 +47,35 @@ public final class IbcacheeditCommand extends PackageCommand {
     @Parameters(arity = "0..*", paramLabel = "FILE", description = "<orig.cache> <new.cache>; more are ignored")
     List<String> files = List.of();
 
+    /**
+     * ibcacheedit's JSON document: the edits made, in the order applied.
+     *
+     * @param original the cache read
+     * @param written  the cache written
+     * @param edits    one per option given (its last occurrence, as the C tool applies it)
+     */
+    public record Document(String original, String written, List<Edit> edits) {
+    }
+
+    /**
+     * One edit.
+     *
+     * @param option   {@code switchguid}, {@code caguid}, {@code sysimgguid} or {@code portguid}
+     * @param nodeGuid for {@code portguid}, the node whose port it is
+     * @param before   the GUID replaced
+     * @param after    the GUID written instead
+     * @param nodes    how many node records changed (every node with that GUID, or system image GUID)
+     * @param port     for {@code portguid} on a channel adapter or router, the port number changed
+     *                 (a switch's port GUID is its node GUID: the switch is renamed, no port given)
+     */
+    public record Edit(String option, Guid nodeGuid, Guid before, Guid after, int nodes, Integer port) {
+    }
+
+    @Override
+    protected boolean hasJsonDocument() {
+        return true;
+    }
+
     @Override
     protected int execute() {
         long[] switchEdit = last(switchGuid, 2);
@@ -56,24 +89,37 @@ public final class IbcacheeditCommand extends PackageCommand {
             throw DiagError.exit("new cache file not specified");
         }
         CacheRecords cache = load(Path.of(files.get(0)));
-        if (switchEdit != null && !replaceNodeGuid(cache, CacheRecords.SWITCH, switchEdit[0], switchEdit[1])) {
-            throw DiagError.exit(String.format("switchguid = %x not found", switchEdit[0]));
+        List<Edit> edits = new ArrayList<>();
+        if (switchEdit != null) {
+            int nodes = replaceNodeGuid(cache, CacheRecords.SWITCH, switchEdit[0], switchEdit[1]);
+            if (nodes == 0) {
+                throw DiagError.exit(String.format("switchguid = %x not found", switchEdit[0]));
+            }
+            edits.add(new Edit("switchguid", null, new Guid(switchEdit[0]), new Guid(switchEdit[1]), nodes, null));
         }
-        if (caEdit != null && !replaceNodeGuid(cache, CacheRecords.CHANNEL_ADAPTER, caEdit[0], caEdit[1])) {
-            throw DiagError.exit(String.format("caguid = %x not found", caEdit[0]));
+        if (caEdit != null) {
+            int nodes = replaceNodeGuid(cache, CacheRecords.CHANNEL_ADAPTER, caEdit[0], caEdit[1]);
+            if (nodes == 0) {
+                throw DiagError.exit(String.format("caguid = %x not found", caEdit[0]));
+            }
+            edits.add(new Edit("caguid", null, new Guid(caEdit[0]), new Guid(caEdit[1]), nodes, null));
         }
-        if (sysimgEdit != null && !replaceSystemImageGuid(cache, sysimgEdit[0], sysimgEdit[1])) {
-            throw DiagError.exit(String.format("sysimgguid = %x not found", sysimgEdit[0]));
+        if (sysimgEdit != null) {
+            int nodes = replaceSystemImageGuid(cache, sysimgEdit[0], sysimgEdit[1]);
+            if (nodes == 0) {
+                throw DiagError.exit(String.format("sysimgguid = %x not found", sysimgEdit[0]));
+            }
+            edits.add(new Edit("sysimgguid", null, new Guid(sysimgEdit[0]), new Guid(sysimgEdit[1]), nodes, null));
         }
         if (portEdit != null) {
-            replacePortGuid(cache, portEdit[0], portEdit[1], portEdit[2]);
+            edits.add(replacePortGuid(cache, portEdit[0], portEdit[1], portEdit[2]));
         }
         try {
             Files.write(Path.of(files.get(1)), cache.bytes());
         } catch (IOException e) {
             throw DiagError.exit("caching new cache data failed", e);
         }
-        return ExitCodes.OK;
+        return jsonRequested() ? jsonDocument(new Document(files.get(0), files.get(1), edits), ExitCodes.OK) : ExitCodes.OK;
     }
 
     /**
@@ -107,13 +153,13 @@ public final class IbcacheeditCommand extends PackageCommand {
         }
     }
 
-    /** ibcacheedit's {@code replace_node_guid} over the nodes of one type; a switch's ports take its new GUID. */
-    private static boolean replaceNodeGuid(CacheRecords cache, int type, long before, long after) {
-        boolean found = false;
+    /** ibcacheedit's {@code replace_node_guid} over the nodes of one type; a switch's ports take its new GUID. How many nodes changed. */
+    private static int replaceNodeGuid(CacheRecords cache, int type, long before, long after) {
+        int found = 0;
         for (int node : cache.nodes()) {
             if (cache.type(node) == type && cache.guid(node) == before) {
                 rename(cache, node, after);
-                found = true;
+                found++;
             }
         }
         return found;
@@ -128,21 +174,23 @@ public final class IbcacheeditCommand extends PackageCommand {
         }
     }
 
-    private static boolean replaceSystemImageGuid(CacheRecords cache, long before, long after) {
-        boolean found = false;
+    /** Every NodeInfo SystemImageGUID equal to {@code before} set to {@code after}; how many nodes changed. */
+    private static int replaceSystemImageGuid(CacheRecords cache, long before, long after) {
+        int found = 0;
         for (int node : cache.nodes()) {
             if (cache.systemImageGuid(node) == before) {
                 cache.systemImageGuid(node, after);
-                found = true;
+                found++;
             }
         }
         return found;
     }
 
-    /** ibcacheedit's {@code replace_portguid}: on a switch its node GUID, on another node the first of ports 1..N with that GUID. */
-    private static void replacePortGuid(CacheRecords cache, long nodeGuid, long before, long after) {
+    /** ibcacheedit's {@code replace_portguid}: on a switch its node GUID, on another node the first of ports 1..N with that GUID; the edit made. */
+    private static Edit replacePortGuid(CacheRecords cache, long nodeGuid, long before, long after) {
         boolean nodeFound = false;
-        boolean found = false;
+        int found = 0;
+        Integer port = null;
         for (int node : cache.nodes()) {
             if (cache.guid(node) != nodeGuid) {
                 continue;
@@ -151,14 +199,15 @@ public final class IbcacheeditCommand extends PackageCommand {
             if (cache.type(node) == CacheRecords.SWITCH) {
                 if (cache.guid(node) == before) {
                     rename(cache, node, after);
-                    found = true;
+                    found++;
                 }
             } else {
                 Map<Integer, Integer> keys = cache.portKeys(node);
                 for (int number : keys.keySet().stream().filter(n -> n >= 1).sorted().toList()) {
                     if (cache.keyGuid(keys.get(number)) == before) {
                         cache.portGuid(keys.get(number), after);
-                        found = true;
+                        found++;
+                        port = number;
                         break;
                     }
                 }
@@ -167,8 +216,9 @@ public final class IbcacheeditCommand extends PackageCommand {
         if (!nodeFound) {
             throw DiagError.exit(String.format("nodeguid = %x not found", nodeGuid));
         }
-        if (!found) {
+        if (found == 0) {
             throw DiagError.exit(String.format("portguid = %x not found", before));
         }
+        return new Edit("portguid", new Guid(nodeGuid), new Guid(before), new Guid(after), found, port);
     }
 }

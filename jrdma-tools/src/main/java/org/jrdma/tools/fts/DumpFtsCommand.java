@@ -1,11 +1,13 @@
 package org.jrdma.tools.fts;
 
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jrdma.RdmaException;
+import org.jrdma.iba.Guid;
 import org.jrdma.iba.NodeType;
 import org.jrdma.iba.diag.PortId;
 import org.jrdma.iba.smp.SmpLinearForwardingTable;
@@ -45,6 +47,9 @@ import picocli.CommandLine.Parameters;
  * The operands are the first and last LID ({@code strtoul}: text that is not a number is 0),
  * further operands are ignored. Where the C tool's scan silently misses part of the subnet, this
  * command warns about each part and exits 3.
+ *
+ * <p>With {@code --json} the same tables are one {@link Document}: the switches in the C tool's
+ * order, each with its GUID, name, directed route, LID, range and the entries the text would show.
  */
 @Command(name = "dump_fts", mixinStandardHelpOptions = true,
         description = "Dump the unicast (or, with -M, multicast) forwarding tables of every switch of the subnet.")
@@ -82,6 +87,93 @@ public final class DumpFtsCommand extends PackageFabricCommand {
      */
     private final int[][] lastMasks = new int[MASK_POSITIONS][MLIDS_PER_BLOCK];
 
+    /** The switches' tables as the JSON document has them, in the order printed. */
+    private final List<SwitchTable> switchTables = new ArrayList<>();
+
+    /**
+     * dump_fts' JSON document.
+     *
+     * @param table    {@code "unicast"} (LinearForwardingTable) or {@code "multicast"} (MulticastForwardingTable)
+     * @param switches every switch's table, in the C tool's order
+     */
+    public record Document(String table, List<SwitchTable> switches) {
+    }
+
+    /**
+     * One switch's forwarding table.
+     *
+     * @param guid        the switch's node GUID
+     * @param description its name (node description, or the node-name-map's name)
+     * @param route       the directed route it was addressed by, 0 first
+     * @param lid         its LID (port 0's)
+     * @param start       the first LID (or MLID) of the range shown
+     * @param end         the last
+     * @param unicast     the unicast entries shown (LID and output port), for a LinearForwardingTable
+     * @param multicast   the multicast entries shown, for a MulticastForwardingTable
+     * @param dumped      how many entries the text says it dumped
+     */
+    public record SwitchTable(Guid guid, String description, List<Integer> route, int lid, long start, long end,
+            List<UnicastEntry> unicast, List<MulticastEntry> multicast, int dumped) {
+    }
+
+    /**
+     * A LinearForwardingTable entry.
+     *
+     * @param lid         the destination LID
+     * @param port        the output port
+     * @param valid       whether the port is one of the switch's (0..NumPorts); an invalid one shows only with {@code -a}
+     * @param destination what the LID leads to; absent with {@code -n}
+     */
+    public record UnicastEntry(int lid, int port, boolean valid, Destination destination) {
+    }
+
+    /**
+     * What a unicast LID leads to, as dump_fts names it: the end port's node type, GUID and name;
+     * for the further LIDs of a port's LMC range, which path of how many; or why it cannot say.
+     *
+     * @param nodeType   the node's type ({@code Channel Adapter}, {@code Switch}, {@code Router})
+     * @param portGuid   the destination port's GUID
+     * @param name       the node's name
+     * @param pathNumber for a LID of an LMC range, its position (1 for the base LID)
+     * @param pathCount  the range's LIDs
+     * @param problem    {@code illegal port} or {@code node info not available fabric scan}
+     */
+    public record Destination(String nodeType, Guid portGuid, String name, Integer pathNumber, Integer pathCount, String problem) {
+        /** The text dump_fts prints after the entry. */
+        String text() {
+            if (pathNumber != null) {
+                if (problem != null) {
+                    return String.format(": (path #%d - %s)", pathNumber - 1, problem);
+                }
+                return portGuid == null ? String.format(": (path #%d out of %d)", pathNumber, pathCount)
+                        : String.format(": (path #%d out of %d: portguid 0x%016x)", pathNumber, pathCount, portGuid.value());
+            }
+            if (problem != null) {
+                return ": (" + problem + ")";
+            }
+            return String.format(": (%s portguid 0x%016x: '%s')", nodeType, portGuid.value(), name);
+        }
+    }
+
+    /**
+     * A MulticastForwardingTable entry.
+     *
+     * @param mlid  the multicast LID
+     * @param ports the ports (0..NumPorts) its port mask sets
+     */
+    public record MulticastEntry(int mlid, List<Integer> ports) {
+    }
+
+    @Override
+    protected boolean hasJsonDocument() {
+        return true;
+    }
+
+    /** Where the text goes: standard output, or nowhere when the document is written instead. */
+    private PrintWriter text() {
+        return jsonRequested() ? new PrintWriter(Writer.nullWriter()) : out();
+    }
+
     @Override
     protected int execute() {
         int start = lids.isEmpty() ? 0 : (int) CNumbers.strtoul(lids.get(0));
@@ -101,7 +193,8 @@ public final class DumpFtsCommand extends PackageFabricCommand {
         } else {
             unicastTables(smp, switches, subnet, start, end);
         }
-        return reportProblems(discovery.problems());
+        int status = reportProblems(discovery.problems());
+        return jsonRequested() ? jsonDocument(new Document(multicast ? "multicast" : "unicast", switchTables), status) : status;
     }
 
     /** What dump_fts prints a switch as: its directed route from discovery ({@code DR path slid 0; dlid 0; 0,1,6}). */
@@ -158,7 +251,7 @@ public final class DumpFtsCommand extends PackageFabricCommand {
         List<ParallelReads.Outcome<SmpLinearForwardingTable>> tables = ParallelReads.of(blocks, smp.engine().maxOutstanding(),
                 b -> smp.get(new SmpLinearForwardingTable(), b.sw().route(), b.modifier()));
         Map<Integer, Port> byLid = portsByLid(subnet);
-        PrintWriter out = out();
+        PrintWriter out = text();
         int at = 0;
         for (Node sw : switches) {
             int[] range = ranges.get(sw);
@@ -173,6 +266,7 @@ public final class DumpFtsCommand extends PackageFabricCommand {
             out.print("       Port     Info \n");
             Destinations destinations = new Destinations(byLid);
             int[] lft = new int[LIDS_PER_BLOCK];
+            List<UnicastEntry> entries = new ArrayList<>();
             int dumped = 0;
             for (int block = start / LIDS_PER_BLOCK; block < align(last, LIDS_PER_BLOCK) / LIDS_PER_BLOCK; block++, at++) {
                 ParallelReads.Outcome<SmpLinearForwardingTable> table = tables.get(at);
@@ -189,12 +283,15 @@ public final class DumpFtsCommand extends PackageFabricCommand {
                     int port = lft[lid % LIDS_PER_BLOCK];
                     boolean valid = port <= sw.numPorts();
                     if (valid || all) {
-                        out.printf("0x%04x %03d %s%n", lid, port, brief ? "" : destinations.describe(lid, valid));
+                        Destination destination = brief ? null : destinations.describe(lid, valid);
+                        out.printf("0x%04x %03d %s%n", lid, port, destination == null ? "" : destination.text());
+                        entries.add(new UnicastEntry(lid, port, valid, destination));
                         dumped++;
                     }
                 }
             }
             out.printf("%d %slids dumped %n", dumped, all ? "" : "valid ");
+            switchTables.add(table(sw, start, last, entries, null, dumped));
         }
         out.flush();
     }
@@ -227,43 +324,47 @@ public final class DumpFtsCommand extends PackageFabricCommand {
         private final Map<Integer, Port> byLid;
         private int base;
         private int last;
-        private long lastPortGuid;
+        private Guid lastPortGuid;
 
         Destinations(Map<Integer, Port> byLid) {
             this.byLid = byLid;
         }
 
-        String describe(int lid, boolean valid) {
+        Destination describe(int lid, boolean valid) {
             if (lid <= last) {
-                if (!valid) {
-                    return String.format(": (path #%d - illegal port)", lid - base);
-                }
-                if (lastPortGuid == 0) {
-                    return String.format(": (path #%d out of %d)", lid - base + 1, last - base + 1);
-                }
-                return String.format(": (path #%d out of %d: portguid 0x%016x)", lid - base + 1, last - base + 1, lastPortGuid);
+                return new Destination(null, valid ? lastPortGuid : null, null, lid - base + 1, valid ? last - base + 1 : null,
+                        valid ? null : "illegal port");
             }
             if (!valid) {
-                return ": (illegal port)";
+                return new Destination(null, null, null, null, null, "illegal port");
             }
-            lastPortGuid = 0;
+            lastPortGuid = null;
             Port port = byLid.get(lid);
             if (port == null) {
-                return ": (node info not available fabric scan)";
+                return new Destination(null, null, null, null, null, "node info not available fabric scan");
             }
-            lastPortGuid = port.guid().value();
+            lastPortGuid = port.guid().value() == 0 ? null : port.guid();
             if (port.lmc() > 0) {
                 base = port.lid();
                 last = base + (1 << port.lmc()) - 1;
             }
             Node node = port.node();
-            return String.format(": (%s portguid 0x%016x: '%s')", NodeType.describe(node.nodeTypeValue()), lastPortGuid,
-                    map.name(node.guid(), node.description()));
+            return new Destination(NodeType.describe(node.nodeTypeValue()), port.guid(), map.name(node.guid(), node.description()),
+                    null, null, null);
         }
     }
 
+    private SwitchTable table(Node sw, long start, long end, List<UnicastEntry> unicast, List<MulticastEntry> multicastEntries, int dumped) {
+        return new SwitchTable(sw.guid(), map.name(sw.guid(), sw.description()), routeOf(sw),
+                sw.lid(), start, end, unicast, multicastEntries, dumped);
+    }
+
+    private static List<Integer> routeOf(Node sw) {
+        return PortId.directRoute(sw.route().ports()).path();
+    }
+
     private void multicastTables(SmpClient smp, List<Node> switches, int startLid, int endLid) {
-        PrintWriter out = out();
+        PrintWriter out = text();
         List<int[]> ranges = new ArrayList<>();
         List<List<String>> warnings = new ArrayList<>();
         List<Block> blocks = new ArrayList<>();
@@ -333,6 +434,7 @@ public final class DumpFtsCommand extends PackageFabricCommand {
                 out.print(" MLid\n");
             }
             int chunks = align(nports + 1, PORTS_PER_MASK) / PORTS_PER_MASK;
+            List<MulticastEntry> entries = new ArrayList<>();
             int dumped = 0;
             for (int block = start / MLIDS_PER_BLOCK; block <= end / MLIDS_PER_BLOCK; block++) {
                 for (int chunk = 0; chunk < chunks; chunk++, at++) {
@@ -351,13 +453,26 @@ public final class DumpFtsCommand extends PackageFabricCommand {
                     String line = mlidLine(mlid % MLIDS_PER_BLOCK, nports, chunks);
                     if (line != null) {
                         out.printf("0x%04x      %s%n", mlid, line);
+                        entries.add(new MulticastEntry(mlid, ports(mlid % MLIDS_PER_BLOCK, nports)));
                         dumped++;
                     }
                 }
             }
             out.printf("%d %smlids dumped %n", dumped, all ? "" : "valid ");
+            switchTables.add(table(sw, start, end, null, entries, dumped));
         }
         out.flush();
+    }
+
+    /** The ports 0..nports whose bit the port masks last read set for one MLID entry of the block. */
+    private List<Integer> ports(int entry, int nports) {
+        List<Integer> ports = new ArrayList<>();
+        for (int port = 0; port <= nports; port++) {
+            if ((lastMasks[port / PORTS_PER_MASK][entry] & 1 << port % PORTS_PER_MASK) != 0) {
+                ports.add(port);
+            }
+        }
+        return ports;
     }
 
     /** dump_fts's {@code dump_mlid}: the ports of one MLID as x marks, or with -n as hex masks; null when empty (unless -a). */

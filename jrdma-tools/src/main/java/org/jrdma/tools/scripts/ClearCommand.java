@@ -128,7 +128,7 @@ public abstract sealed class ClearCommand extends ScriptCommand permits ClearCom
     }
 
     /** awk's {@code substr($0, index($0, mark) + length(mark))} up to the next blank: the LID after {@code mark}. */
-    private static String lidAfter(String line, String mark) {
+    static String lidAfter(String line, String mark) {
         int at = line.indexOf(mark);
         String rest = line.substring(Math.min(line.length(), at < 0 ? mark.length() - 1 : at + mark.length()));
         int blank = rest.indexOf(' ');

@@ -77,6 +77,15 @@ abstract class ScriptCommand implements Callable<Integer> {
      * prints on standard error goes to this command's.
      */
     final Output backticks(String tool, List<String> toolArgs) {
+        return run(tool, toolArgs, err());
+    }
+
+    /** Runs {@code ibtool tool toolArgs...} as {@link #backticks}, its standard error discarded ({@code 2>/dev/null}). */
+    final Output silently(String tool, List<String> toolArgs) {
+        return run(tool, toolArgs, new PrintWriter(new StringWriter()));
+    }
+
+    private Output run(String tool, List<String> toolArgs, PrintWriter toolErr) {
         List<String> line = new ArrayList<>(List.of(tool));
         if (sim != null) {
             line.add(sim.isEmpty() ? "--sim" : "--sim=" + sim);
@@ -89,7 +98,7 @@ abstract class ScriptCommand implements Callable<Integer> {
         StringWriter text = new StringWriter();
         CommandLine cl = Ibtool.commandLine(argv);
         cl.setOut(new PrintWriter(text, true));
-        cl.setErr(err());
+        cl.setErr(toolErr);
         int status = cl.execute(argv);
         err().flush();
         return new Output(status, text.toString());
