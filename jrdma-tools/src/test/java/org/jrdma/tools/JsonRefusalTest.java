@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class JsonRefusalTest {
     @ParameterizedTest
-    @ValueSource(strings = {"dump_fts", "ibcacheedit", "vendstat"})
+    @ValueSource(strings = {"dump_fts", "ibcacheedit", "vendstat", "ibccquery", "ibccconfig"})
     void aCommandWithoutADocumentRefusesJson(String command) {
         String[] args = command.equals("ibcacheedit")
                 ? new String[] {command, "--json", "/nonexistent/orig.cache", "/nonexistent/new.cache"}
