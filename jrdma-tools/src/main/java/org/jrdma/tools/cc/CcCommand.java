@@ -46,8 +46,9 @@ abstract sealed class CcCommand extends PackageFabricCommand permits IbccqueryCo
     /**
      * Where the operation's MADs go, and how they go: CC MADs with the CC_Key, SMPs for NodeInfo.
      *
-     * @param lid the destination's LID
-     * @param cc  the CC MADs to it
+     * @param lid     the destination's LID
+     * @param cc      the CC MADs to it
+     * @param command the command, which sends the SMPs and keeps the failure behind a reason
      */
     record Target(int lid, CcMads cc, CcCommand command) {
         /** libibmad's {@code portid2str}. */

@@ -11,6 +11,8 @@ import org.jrdma.iba.cc.CcSwitchCongestionSetting;
 import org.jrdma.iba.cc.CcSwitchPortCongestionSetting;
 import org.jrdma.iba.cc.CcSwitchPortCongestionSettingElement;
 import org.jrdma.iba.smp.SmpNodeInfo;
+import org.jrdma.iba.wire.IbaStruct;
+import org.jrdma.iba.wire.MadAttribute;
 import picocli.CommandLine.Command;
 
 /**
@@ -175,8 +177,7 @@ public final class IbccconfigCommand extends CcCommand {
         }
     }
 
-    private static <T extends org.jrdma.iba.wire.IbaStruct & org.jrdma.iba.wire.MadAttribute> String set(Target target, T attribute,
-            long modifier, String failure) {
+    private static <T extends IbaStruct & MadAttribute> String set(Target target, T attribute, long modifier, String failure) {
         try {
             target.cc().set(attribute, modifier);
             return null;
