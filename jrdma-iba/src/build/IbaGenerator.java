@@ -28,7 +28,9 @@ public final class IbaGenerator {
             Map.entry("DM", new int[] {0x06}), Map.entry("CM", new int[] {0x07}),
             Map.entry("SNMP", new int[] {0x08}), Map.entry("CC", new int[] {0x21}),
             // OpenIB's vendor classes (range 2, with OUI): infiniband-diags' ibping and ibsysstat
-            Map.entry("OPENIB_PING", new int[] {0x32}), Map.entry("OPENIB_SYSSTAT", new int[] {0x33}));
+            Map.entry("OPENIB_PING", new int[] {0x32}), Map.entry("OPENIB_SYSSTAT", new int[] {0x33}),
+            // Mellanox's vendor class (range 1, no OUI): infiniband-diags' vendstat
+            Map.entry("MLX_VENDOR", new int[] {0x0A}));
     static final Map<String, Integer> METHODS = Map.ofEntries(
             Map.entry("Get", 0x01), Map.entry("Set", 0x02), Map.entry("Send", 0x03), Map.entry("Trap", 0x05),
             Map.entry("Report", 0x06), Map.entry("TrapRepress", 0x07), Map.entry("GetTable", 0x12),

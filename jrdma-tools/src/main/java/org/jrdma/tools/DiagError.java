@@ -79,6 +79,13 @@ public final class DiagError extends RuntimeException {
         return error;
     }
 
+    /** The same failure with another {@code iberror} text (a tool that words it otherwise), its lines and cause kept. */
+    DiagError retext(String text) {
+        DiagError error = new DiagError(text, new ArrayList<>(stderr), status, getCause());
+        error.setStackTrace(getStackTrace());
+        return error;
+    }
+
     /** Adds {@code ibwarn: [pid] <function>: <text>}, printed after the warnings already there. */
     DiagError warn(String function, String text) {
         stderr.add(ibwarn(function, text));

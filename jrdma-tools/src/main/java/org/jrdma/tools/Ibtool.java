@@ -3,7 +3,10 @@ package org.jrdma.tools;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.jrdma.tools.cache.IbcacheeditCommand;
+import org.jrdma.tools.cc.IbccconfigCommand;
+import org.jrdma.tools.cc.IbccqueryCommand;
 import org.jrdma.tools.fts.DumpFtsCommand;
+import org.jrdma.tools.vendor.VendstatCommand;
 import org.jrdma.tools.scripts.CheckLftBalanceCommand;
 import org.jrdma.tools.scripts.ClearCommand;
 import org.jrdma.tools.scripts.DumpTablesCommand;
@@ -39,6 +42,7 @@ public final class Ibtool implements Callable<Integer> {
             NodeListCommand.Nodes.class, IblinkinfoCommand.class, SminfoCommand.class, IbaddrCommand.class,
             SmpdumpCommand.class, DecodeMadCommand.class, IbstatCommand.class, IbqueryerrorsCommand.class,
             IbportstateCommand.class, IbpingCommand.class, IbsysstatCommand.class,
+            VendstatCommand.class, IbccqueryCommand.class, IbccconfigCommand.class,
             DumpFtsCommand.class, IbcacheeditCommand.class, IbstatusCommand.class,
             IbidsverifyCommand.class,
             IbfindnodesusingCommand.class,
