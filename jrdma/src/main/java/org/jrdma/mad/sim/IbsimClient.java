@@ -132,18 +132,14 @@ public final class IbsimClient implements AutoCloseable {
                 System.arraycopy(name, 0, info, 12, name.length);
             }
             byte[] reply = control(CTL_CONNECT, 0, info, "CONNECT to node " + (node == null ? "(default)" : quote(node)));
-            this.clientId = (int) HOST_INT.get(reply, CTL_DATA);
-            this.nodeName = text(reply, CTL_DATA + 12, 32);
+            this.clientId = connectedClient(reply);
+            this.nodeName = connectedNode(reply);
             data.connect(socketName + ":out" + clientId);
-            this.nodeInfo = SmpNodeInfo.decode(control(CTL_GET_NODEINFO, clientId, new byte[0], "GET_NODEINFO"), CTL_DATA);
-            this.portInfo = SmpPortInfo.decode(control(CTL_GET_PORTINFO, clientId, new byte[1], "GET_PORTINFO"), CTL_DATA);
-            byte[] pk = control(CTL_GET_PKEYS, clientId, new byte[0], "GET_PKEYS");
-            this.pkeys = new int[CTL_MAX_DATA / 2];
-            for (int i = 0; i < pkeys.length; i++) {
-                pkeys[i] = (short) BE_SHORT.get(pk, CTL_DATA + 2 * i) & 0xFFFF;
-            }
+            this.nodeInfo = nodeInfo(control(CTL_GET_NODEINFO, clientId, new byte[0], "GET_NODEINFO"));
+            this.portInfo = portInfo(control(CTL_GET_PORTINFO, clientId, new byte[1], "GET_PORTINFO"));
+            this.pkeys = pkeys(control(CTL_GET_PKEYS, clientId, new byte[0], "GET_PKEYS"));
             this.endPort = readEndPort();
-            this.device = readDevice();
+            this.device = device(control(CTL_GET_VENDOR, clientId, new byte[0], "GET_VENDOR"), nodeInfo, endPort);
         } catch (RuntimeException e) {
             closeQuietly(control, e);
             closeQuietly(data, e);
@@ -214,9 +210,45 @@ public final class IbsimClient implements AutoCloseable {
         return device;
     }
 
-    /** The device of {@link #device()}, from ibsim's GET_VENDOR record ({@code struct sim_vendor}). */
-    private RdmaDevice readDevice() {
-        byte[] vendor = control(CTL_GET_VENDOR, clientId, new byte[0], "GET_VENDOR");
+    /*
+     * ibsim's replies, parsed: pure functions of the bytes received, so that they can be fuzzed
+     * (IbsimFuzzTest). Each fails only with an RdmaException.
+     */
+
+    /** The client number in a CONNECT reply's {@code struct sim_client_info}. */
+    static int connectedClient(byte[] reply) {
+        return (int) HOST_INT.get(reply, CTL_DATA);
+    }
+
+    /** The node's name in a CONNECT reply's {@code struct sim_client_info} (up to 32 bytes, NUL-ended). */
+    static String connectedNode(byte[] reply) {
+        return text(reply, CTL_DATA + 12, 32);
+    }
+
+    /** The NodeInfo in a GET_NODEINFO reply. */
+    static SmpNodeInfo nodeInfo(byte[] reply) {
+        return SmpNodeInfo.decode(reply, CTL_DATA);
+    }
+
+    /** The PortInfo in a GET_PORTINFO reply. */
+    static SmpPortInfo portInfo(byte[] reply) {
+        return SmpPortInfo.decode(reply, CTL_DATA);
+    }
+
+    /** The first 32 P_Keys in a GET_PKEYS reply (big-endian, as the SMP's P_KeyTable block). */
+    static int[] pkeys(byte[] reply) {
+        int[] pkeys = new int[CTL_MAX_DATA / 2];
+        for (int i = 0; i < pkeys.length; i++) {
+            pkeys[i] = (short) BE_SHORT.get(reply, CTL_DATA + 2 * i) & 0xFFFF;
+        }
+        return pkeys;
+    }
+
+    /**
+     * The device of {@link #device()}, from ibsim's GET_VENDOR reply ({@code struct sim_vendor}),
+     * the node's NodeInfo and its end port.
+     */
+    static RdmaDevice device(byte[] vendor, SmpNodeInfo nodeInfo, EndPort endPort) {
         int hwVersion = (int) HOST_INT.get(vendor, CTL_DATA + 8);
         long fwVersion = (long) HOST_LONG.get(vendor, CTL_DATA + 16);
         return RdmaDevice.builder(SIM_DEVICE).nodeType(NodeType.fromValueOrNull(nodeInfo.nodeType()))
@@ -228,8 +260,18 @@ public final class IbsimClient implements AutoCloseable {
     /** Asks the attached node for its NodeInfo and PortInfo by directed route to itself. */
     private EndPort readEndPort() {
         SmpNodeInfo self = SmpNodeInfo.decode(directedGetToSelf(SmpNodeInfo.ATTRIBUTE_ID, 0), SMP_DATA_OFFSET);
-        int port = self.nodeType() == 2 ? 0 : self.localPortNum();
-        SmpPortInfo pi = SmpPortInfo.decode(directedGetToSelf(SmpPortInfo.ATTRIBUTE_ID, port), SMP_DATA_OFFSET);
+        int port = selfPort(self);
+        return endPort(self, port, SmpPortInfo.decode(directedGetToSelf(SmpPortInfo.ATTRIBUTE_ID, port), SMP_DATA_OFFSET),
+                pkeys);
+    }
+
+    /** The port a client attached at a node with this NodeInfo is on: 0 for a switch, else LocalPortNum. */
+    static int selfPort(SmpNodeInfo self) {
+        return self.nodeType() == 2 ? 0 : self.localPortNum();
+    }
+
+    /** The end port of {@link #endPort()}: the node's own NodeInfo and PortInfo, read by SMP, and the P_Keys. */
+    static EndPort endPort(SmpNodeInfo self, int port, SmpPortInfo pi, int[] pkeys) {
         List<Integer> keys = new ArrayList<>();
         for (int k : pkeys) {
             keys.add(k);
@@ -323,9 +365,17 @@ public final class IbsimClient implements AutoCloseable {
     public SimPacket receive(int timeoutMillis) {
         byte[] packet = receivePacket;
         int n = data.receive(packet, timeoutMillis);
-        if (n < 0) {
-            return null;
-        }
+        return n < 0 ? null : packet(packet, n);
+    }
+
+    /**
+     * The packet in a datagram from ibsim's data socket.
+     *
+     * @param packet the datagram's bytes, at least {@code n}
+     * @param n      its length
+     * @throws RdmaException if it is not a {@code struct sim_request}
+     */
+    static SimPacket packet(byte[] packet, int n) {
         if (n != REQUEST_SIZE) {
             throw new RdmaException("ibsim sent a " + n + "-byte packet; expected " + REQUEST_SIZE);
         }
@@ -387,13 +437,26 @@ public final class IbsimClient implements AutoCloseable {
             if (n < 0) {
                 throw new RdmaException("ibsim did not answer " + what + " within " + CTL_TIMEOUT_MILLIS + " ms");
             }
-            if (n != CTL_SIZE || (int) HOST_INT.get(reply, 8) == CTL_ERROR) {
-                throw new RdmaException("ibsim refused " + what + (n != CTL_SIZE ? " (" + n + "-byte reply)" : ""));
-            }
-            return reply;
+            return controlReply(reply, n, what);
         } finally {
             controlLock.unlock();
         }
+    }
+
+    /**
+     * A reply from ibsim's control socket, checked.
+     *
+     * @param reply the datagram's bytes, at least {@code n}
+     * @param n     its length
+     * @param what  the request it answers, for the message
+     * @return {@code reply}
+     * @throws RdmaException if it is not an 80-byte {@code struct sim_ctl}, or is ibsim's SIM_CTL_ERROR
+     */
+    static byte[] controlReply(byte[] reply, int n, String what) {
+        if (n != CTL_SIZE || (int) HOST_INT.get(reply, 8) == CTL_ERROR) {
+            throw new RdmaException("ibsim refused " + what + (n != CTL_SIZE ? " (" + n + "-byte reply)" : ""));
+        }
+        return reply;
     }
 
     private static String text(byte[] b, int at, int max) {

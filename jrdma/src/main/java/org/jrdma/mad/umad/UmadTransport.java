@@ -216,18 +216,32 @@ public final class UmadTransport implements MadTransport {
         if (p == null) {
             return null;
         }
+        ReceivedMad received = received(p, describe());
+        if (p.status() != 0 || isResponse(p.mad())) {
+            release(awaitingKey(p.agentId(), p.mad()));
+        }
+        return received;
+    }
+
+    /**
+     * A packet read from the device as the MAD received: a request the kernel gave up waiting on
+     * ({@code status} not 0) as a dropped MAD to where it was sent, padded to 256 bytes; anything
+     * else as the MAD from its sender, with the GSI's Q_Key for a GMP. A pure function of the
+     * packet, so that it can be fuzzed (UmadFuzzTest).
+     *
+     * @param p     the packet
+     * @param where the device, for the message
+     * @throws RdmaException if the MAD is shorter than a MAD header
+     */
+    static ReceivedMad received(UmadFile.Packet p, String where) {
         byte[] mad = p.mad();
         if (mad.length < MAD_HEADER_SIZE) {
-            throw new RdmaException("the kernel returned a " + mad.length + "-byte MAD on " + describe());
+            throw new RdmaException("the kernel returned a " + mad.length + "-byte MAD on " + where);
         }
         if (p.status() != 0) {
-            release(awaitingKey(p.agentId(), mad));
             UmadFile.Address to = p.from();
             MadAddress sentTo = new MadAddress(to.lid(), to.qpn(), to.qkey(), to.sl(), to.pkeyIndex(), to.gid());
             return new ReceivedMad(Arrays.copyOf(mad, Math.max(MAD_SIZE, mad.length)), sentTo, true);
-        }
-        if (isResponse(mad)) {
-            release(awaitingKey(p.agentId(), mad));
         }
         UmadFile.Address from = p.from();
         int qkey = from.qpn() != 0 && from.qkey() == 0 ? Iba.IB_DEFAULT_QP1_QKEY : from.qkey();

@@ -224,7 +224,16 @@ public final class UmadFile implements AutoCloseable {
         }
     }
 
-    private static Packet packet(MemorySegment b, int n, int header) {
+    /**
+     * The packet in what a {@code read(2)} of the device returned: a pure function of the bytes,
+     * so that it can be fuzzed (UmadFuzzTest).
+     *
+     * @param b      the read buffer, at least {@code header} bytes and at least {@code n}
+     * @param n      how many bytes the read returned
+     * @param header the header's size, {@link #HEADER_SIZE} or {@link #LEGACY_HEADER_SIZE}
+     * @throws RdmaException if the read returned less than a header
+     */
+    public static Packet packet(MemorySegment b, int n, int header) {
         if (n < header) {
             throw new RdmaException("umad read returned " + n + " bytes, less than its " + header + "-byte header");
         }
