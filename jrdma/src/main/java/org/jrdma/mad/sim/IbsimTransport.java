@@ -115,8 +115,8 @@ public final class IbsimTransport implements MadTransport {
         if (p == null) {
             return null;
         }
-        MadAddress from = new MadAddress(p.slid(), p.sqp() & 0xFFFFFF, 0, 0, 0, null);
-        ReceivedMad in = new ReceivedMad(p.mad(), p.length(), from, p.status() == IbsimClient.STATUS_DROPPED);
+        ReceivedMad in = received(p);
+        MadAddress from = in.from();
         if (in.dropped() || agents.isEmpty() || Mad.isResponse(p.mad()[3] & 0xFF) || agents.stream().anyMatch(a -> a.serves(p.mad()))) {
             return in;
         }
@@ -125,6 +125,15 @@ public final class IbsimTransport implements MadTransport {
             send(MadReplies.response(p.mad(), Mad.STATUS_UNSUP_METHOD_ATTR_COMBO), from);
         }
         return null;
+    }
+
+    /**
+     * A packet from ibsim as the MAD received: from its source LID and QP, dropped when ibsim
+     * returned it undelivered. A pure function of the packet, so that it can be fuzzed (IbsimFuzzTest).
+     */
+    static ReceivedMad received(IbsimClient.SimPacket p) {
+        MadAddress from = new MadAddress(p.slid(), p.sqp() & 0xFFFFFF, 0, 0, 0, null);
+        return new ReceivedMad(p.mad(), p.length(), from, p.status() == IbsimClient.STATUS_DROPPED);
     }
 
     /** False: ibsim relays single MADs; see the class comment. */

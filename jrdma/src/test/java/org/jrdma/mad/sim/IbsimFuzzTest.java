@@ -9,13 +9,15 @@ import org.jrdma.RdmaException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
+import org.jrdma.mad.ReceivedMad;
 
 /**
  * Coverage-guided fuzz targets (Jazzer) for ibsim's protocol messages as {@link IbsimClient}
  * parses them: a datagram from the data socket ({@code struct sim_request}, the MAD and its
- * addressing), and the replies of attaching (CONNECT, GET_NODEINFO, GET_PORTINFO, GET_PKEYS, the
- * node's NodeInfo and PortInfo by directed-route SMP to itself, GET_VENDOR) turned into the
- * client's node name, end port and device. The only exception allowed out is {@link RdmaException}.
+ * addressing) as {@link IbsimTransport} hands it over, and the replies of attaching (CONNECT,
+ * GET_NODEINFO, GET_PORTINFO, GET_PKEYS, the node's NodeInfo and PortInfo by directed-route SMP
+ * to itself, GET_VENDOR) turned into the client's node name, end port and device. The only
+ * exception allowed out is {@link RdmaException}.
  */
 class IbsimFuzzTest {
     private static final int CTL_SIZE = 80;
@@ -27,6 +29,8 @@ class IbsimFuzzTest {
             IbsimClient.SimPacket p = IbsimClient.packet(received(datagram, IbsimClient.REQUEST_SIZE), datagram.length);
             assertEquals(256, p.mad().length);
             assertTrue(p.length() >= 0 && p.length() <= 256, "length " + p.length());
+            ReceivedMad mad = IbsimTransport.received(p);
+            assertEquals(p.status() == IbsimClient.STATUS_DROPPED, mad.dropped());
         } catch (RdmaException expected) {
             // not a struct sim_request
         }
