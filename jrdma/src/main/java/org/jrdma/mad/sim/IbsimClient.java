@@ -270,14 +270,24 @@ public final class IbsimClient implements AutoCloseable {
         return self.nodeType() == 2 ? 0 : self.localPortNum();
     }
 
-    /** The end port of {@link #endPort()}: the node's own NodeInfo and PortInfo, read by SMP, and the P_Keys. */
+    /**
+     * The end port of {@link #endPort()}: the node's own NodeInfo and PortInfo, read by SMP, and the P_Keys.
+     *
+     * @throws RdmaException if the port number is 255 or the port state or physical state is not an IBA value
+     */
     static EndPort endPort(SmpNodeInfo self, int port, SmpPortInfo pi, int[] pkeys) {
+        PortState state = PortState.fromValueOrNull(pi.portState());
+        PhysPortState physState = PhysPortState.fromValueOrNull(pi.portPhysicalState());
+        if (port > EndPort.MAX_PORT_NUMBER || state == null || physState == null) {
+            throw new RdmaException(String.format("the simulated node reported port %d in state %d, physical state %d:"
+                    + " not an end port of the IBA", port, pi.portState(), pi.portPhysicalState()));
+        }
         List<Integer> keys = new ArrayList<>();
         for (int k : pkeys) {
             keys.add(k);
         }
         return EndPort.builder(SIM_DEVICE, port).lid(pi.lid()).lmc(pi.lmc()).smLid(pi.masterSmLid()).smSl(pi.masterSmSl())
-                .state(PortState.fromValueOrNull(pi.portState())).physState(PhysPortState.fromValueOrNull(pi.portPhysicalState()))
+                .state(state).physState(physState)
                 .rate(rate(pi)).capabilityMask((int) pi.capabilityMask()).linkLayer(LinkLayer.INFINIBAND)
                 .gids(List.of(Gid.of(pi.gidPrefix(), self.portGuid()))).pkeys(keys).subnetTimeout(subnetTimeout(pi))
                 .build();
