@@ -59,13 +59,13 @@ record DiagConfig(String ca, Long port, Long timeout, Long mKey, Long saKey) {
             if (name.startsWith("CA")) {
                 config = new DiagConfig(value, config.port, config.timeout, config.mKey, config.saKey);
             } else if (name.startsWith("Port")) {
-                config = new DiagConfig(config.ca, strtoul(value) & 0xffff_ffffL, config.timeout, config.mKey, config.saKey);
+                config = new DiagConfig(config.ca, CNumbers.strtoul(value) & 0xffff_ffffL, config.timeout, config.mKey, config.saKey);
             } else if (name.startsWith("timeout")) {
-                config = new DiagConfig(config.ca, config.port, strtoul(value) & 0xffff_ffffL, config.mKey, config.saKey);
+                config = new DiagConfig(config.ca, config.port, CNumbers.strtoul(value) & 0xffff_ffffL, config.mKey, config.saKey);
             } else if (name.startsWith("m_key")) {
-                config = new DiagConfig(config.ca, config.port, config.timeout, strtoul(value), config.saKey);
+                config = new DiagConfig(config.ca, config.port, config.timeout, CNumbers.strtoul(value), config.saKey);
             } else if (name.startsWith("sa_key")) {
-                config = new DiagConfig(config.ca, config.port, config.timeout, config.mKey, strtoul(value));
+                config = new DiagConfig(config.ca, config.port, config.timeout, config.mKey, CNumbers.strtoul(value));
             }
         }
         return config;
@@ -115,35 +115,5 @@ record DiagConfig(String ca, Long port, Long timeout, Long mKey, Long saKey) {
                 };
             }
         };
-    }
-
-    /** C's {@code strtoull(text, NULL, 0)}: leading blanks, a sign, then 0x-hex, 0-octal or decimal digits. */
-    static long strtoul(String text) {
-        int i = 0;
-        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
-            i++;
-        }
-        boolean negative = false;
-        if (i < text.length() && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
-            negative = text.charAt(i) == '-';
-            i++;
-        }
-        int radix = 10;
-        if (i + 1 < text.length() && text.charAt(i) == '0' && (text.charAt(i + 1) == 'x' || text.charAt(i + 1) == 'X')
-                && i + 2 < text.length() && Character.digit(text.charAt(i + 2), 16) >= 0) {
-            radix = 16;
-            i += 2;
-        } else if (i < text.length() && text.charAt(i) == '0') {
-            radix = 8;
-        }
-        long value = 0;
-        for (; i < text.length() && Character.digit(text.charAt(i), radix) >= 0; i++) {
-            long next = value * radix + Character.digit(text.charAt(i), radix);
-            if (Long.compareUnsigned(Long.divideUnsigned(-1L - Character.digit(text.charAt(i), radix), radix), value) < 0) {
-                return -1L; // ULLONG_MAX on overflow
-            }
-            value = next;
-        }
-        return negative ? -value : value;
     }
 }

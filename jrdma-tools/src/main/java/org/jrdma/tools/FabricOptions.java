@@ -187,7 +187,7 @@ public final class FabricOptions {
         }
         String text = pkeyIndexText.strip();
         boolean valid = !text.isEmpty() && text.equals(pkeyIndexText.stripTrailing()) && text.matches("[+]?(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)");
-        if (!valid || DiagConfig.strtoul(text) > 0xffff) {
+        if (!valid || CNumbers.strtoul(text) > 0xffff) {
             throw DiagError.exit("Invalid P_Key index \"" + pkeyIndexText + "\".  Requires an integer in the range [0, 65535].");
         }
     }

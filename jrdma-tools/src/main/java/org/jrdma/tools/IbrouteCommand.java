@@ -302,7 +302,7 @@ final class IbrouteCommand extends FabricCommand {
         int nports = sw.info().numPorts();
         if (!json()) {
             out.print(sw.header("Multicast mlids", start, end));
-            multicastHeader(out, nports);
+            MulticastTableHeader.print(out, nports, brief);
         }
         int chunks = align(nports + 1, PORTS_PER_MASK) / PORTS_PER_MASK;
         List<Long> modifiers = new ArrayList<>();
@@ -340,27 +340,6 @@ final class IbrouteCommand extends FabricCommand {
         if (!json()) {
             out.printf("%d %smlids dumped %n", dumped, all ? "" : "valid ");
         }
-    }
-
-    /** The column headings of the multicast table: with -n one line, else the port numbers. */
-    private void multicastHeader(PrintWriter out, int nports) {
-        if (brief) {
-            out.print(" MLid       Port Mask\n");
-            return;
-        }
-        if (nports > 9) {
-            StringBuilder tens = new StringBuilder();
-            for (int i = 0; i <= nports; i++) {
-                tens.append(i % 10 != 0 ? ' ' : (char) ('0' + i / 10)).append(' ');
-            }
-            out.print("            " + tens + "\n");
-        }
-        StringBuilder units = new StringBuilder();
-        for (int i = 0; i <= nports; i++) {
-            units.append(i % 10).append(' ');
-        }
-        out.print("     Ports: " + units + "\n");
-        out.print(" MLid\n");
     }
 
     /** ibroute's {@code dump_mlid}: the ports of one MLID as x marks, or with -n as hex masks; null when empty. */

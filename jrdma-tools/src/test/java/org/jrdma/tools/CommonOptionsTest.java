@@ -87,10 +87,10 @@ class CommonOptionsTest {
                 """);
         assertEquals(new DiagConfig("mlx5_1", 8L, 50L, -1L, 12L), DiagConfig.read(file));
         assertEquals(new DiagConfig(null, null, null, null, null), DiagConfig.read(dir.resolve("none")));
-        assertEquals(0, DiagConfig.strtoul("junk"));
-        assertEquals(255, DiagConfig.strtoul(" 0xff"));
-        assertEquals(7, DiagConfig.strtoul("07"));
-        assertEquals(-1L, DiagConfig.strtoul("99999999999999999999999"));
+        assertEquals(0, CNumbers.strtoul("junk"));
+        assertEquals(255, CNumbers.strtoul(" 0xff"));
+        assertEquals(7, CNumbers.strtoul("07"));
+        assertEquals(-1L, CNumbers.strtoul("99999999999999999999999"));
     }
 
     private static AgainstC compare(Fabric fabric, String tool, String... args) {

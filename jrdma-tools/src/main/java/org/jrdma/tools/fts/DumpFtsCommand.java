@@ -22,6 +22,7 @@ import org.jrdma.subnet.SubnetDiscovery;
 import org.jrdma.tools.CNumbers;
 import org.jrdma.tools.DiagError;
 import org.jrdma.tools.ExitCodes;
+import org.jrdma.tools.MulticastTableHeader;
 import org.jrdma.tools.NodeNameMap;
 import org.jrdma.tools.NodeNameMapOption;
 import org.jrdma.tools.PackageFabricCommand;
@@ -416,23 +417,7 @@ public final class DumpFtsCommand extends PackageFabricCommand {
             err().flush();
             int nports = sw.numPorts();
             out.print(header("Multicast mlids", sw, start, end));
-            if (brief) {
-                out.print(" MLid       Port Mask\n");
-            } else {
-                if (nports > 9) {
-                    StringBuilder tens = new StringBuilder();
-                    for (int i = 0; i <= nports; i++) {
-                        tens.append(i % 10 != 0 ? ' ' : (char) ('0' + i / 10)).append(' ');
-                    }
-                    out.print("            " + tens + "\n");
-                }
-                StringBuilder units = new StringBuilder();
-                for (int i = 0; i <= nports; i++) {
-                    units.append(i % 10).append(' ');
-                }
-                out.print("     Ports: " + units + "\n");
-                out.print(" MLid\n");
-            }
+            MulticastTableHeader.print(out, nports, brief);
             int chunks = align(nports + 1, PORTS_PER_MASK) / PORTS_PER_MASK;
             List<MulticastEntry> entries = new ArrayList<>();
             int dumped = 0;
