@@ -72,8 +72,21 @@ public final class FabricOptions {
      * are the defaults of {@code -C}, {@code -P}, {@code -t} and {@code -y} over those of the default file.
      */
     @Option(names = {"-z", "--config"}, paramLabel = "<config>",
-            description = "use config file, default: " + "/etc/infiniband-diags/ibdiag.conf" + " (CA, Port, timeout, m_key)")
+            description = "use config file, default: " + "/etc/infiniband-diags/ibdiag.conf" + " (CA, Port, timeout, m_key, sa_key)")
     java.nio.file.Path configFile;
+
+    /**
+     * The SA's SM_Key from the configuration files ({@code sa_key} of the default file, then of
+     * {@code -z}'s), which saquery puts in its requests unless {@code --smkey} is given, as the C
+     * tools do; 0 (untrusted) when neither file names one.
+     */
+    long configuredSaKey() {
+        DiagConfig config = DiagConfig.read(DiagConfig.DEFAULT);
+        if (configFile != null) {
+            config = config.with(DiagConfig.read(configFile));
+        }
+        return config.saKey() == null ? 0 : config.saKey();
+    }
 
     @Option(names = {"-Y", "--pkey-idx"}, paramLabel = "<idx>", description = "P_Key table index for outgoing SA/GMP MADs (default 0; "
             + "checked as the C tools check it, jrdma sends at index 0)")

@@ -170,7 +170,7 @@ final class SaqueryCommand extends FabricCommand {
         queryType = SaQueryTable.PATH_RECORD;
     }
 
-    @Option(names = "--smkey", paramLabel = "<val>", description = "SA SM_Key value for the query (default 0, untrusted)")
+    @Option(names = "--smkey", paramLabel = "<val>", description = "SA SM_Key value for the query (default: the configuration's sa_key, else 0, untrusted)")
     void smKey(String text) {
         smKeyText = text;
     }
@@ -206,7 +206,7 @@ final class SaqueryCommand extends FabricCommand {
             }
         }
         checkArguments(requestedName, requestedLid, requestedGuid);
-        long smKey = smKeyText == null ? 0 : CNumbers.strtoul(SaqueryParams.secret(smKeyText, "SM_Key", this::prompt));
+        long smKey = smKeyText == null ? fabric.configuredSaKey() : CNumbers.strtoul(SaqueryParams.secret(smKeyText, "SM_Key", this::prompt));
         params.readKeys(this::prompt);
         SaHandle sa = new SaHandle(engine(), fabric.timeout(), fabric.retries(), LocalPort.read(smp()).smLid(), smKey);
         NodeNameMap map = names.map();

@@ -47,6 +47,21 @@ class CommonOptionsTest {
         compare(fabric, "smpquery", "-e", "nodedesc", "3").assertSame();
     }
 
+    /**
+     * The configuration's {@code sa_key} is the SM_Key of saquery's requests unless {@code --smkey}
+     * is given: OpenSM (its SA key 0x1 by default) ignores a request with another non-zero key, so
+     * both tools time out alike with the wrong one and answer alike with the right one.
+     */
+    @Test
+    void configSaKeyIsTheSmKeyOfSaquery(Fabric fabric, @TempDir Path dir) throws IOException {
+        Path wrong = Files.writeString(dir.resolve("wrong.conf"), "sa_key=5\n");
+        Path right = Files.writeString(dir.resolve("right.conf"), "sa_key=0x1\n");
+        AgainstC ignored = compare(fabric, "saquery", "-z", wrong.toString(), "-t", "200", "-s").assertSame();
+        assertTrue(ignored.ours().exitCode() != 0, ignored.ours().err());
+        assertEquals(0, compare(fabric, "saquery", "-z", right.toString(), "-s").assertSame().ours().exitCode());
+        assertEquals(0, compare(fabric, "saquery", "-z", wrong.toString(), "--smkey", "1", "-s").assertSame().ours().exitCode());
+    }
+
     /** {@code -Y} as rdma-core's ibdiag_common.c checks it (Debian 12's C tools predate the option). */
     @Test
     void pkeyIndexIsChecked(Fabric fabric) {
