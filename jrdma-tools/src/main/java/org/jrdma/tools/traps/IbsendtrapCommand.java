@@ -55,11 +55,13 @@ public final class IbsendtrapCommand extends PackageFabricCommand {
      * @param trapNumber    its number
      * @param issuerLid     the local port's LID
      * @param smLid         where the SubnTrap went
+     * @param transactionId its TID
      * @param notice        the Notice sent (the SMP carries its first 64 bytes)
      * @param trapRepressed whether the SM answered with a TrapRepress
      * @param problem       why not, when it did not
      */
-    record Json(String trap, int trapNumber, int issuerLid, int smLid, SmpNotice notice, boolean trapRepressed, String problem) {
+    record Json(String trap, int trapNumber, int issuerLid, int smLid, String transactionId, SmpNotice notice, boolean trapRepressed,
+            String problem) {
     }
 
     @Override
@@ -91,6 +93,7 @@ public final class IbsendtrapCommand extends PackageFabricCommand {
         String problem = null;
         if (smLid == 0) {
             // The C tool sends to LID 0 all the same; nobody can answer there.
+            new MadHeader(request, 0).transactionId(engine().newTransactionId());
             engine().send(request, MadAddress.smp(smLid));
             problem = "the local port knows no subnet manager (MasterSMLID 0): the trap went to LID 0, no TrapRepress awaited";
         } else {
@@ -105,7 +108,8 @@ public final class IbsendtrapCommand extends PackageFabricCommand {
             }
         }
         if (jsonRequested()) {
-            return jsonDocument(new Json(trap.cName, trap.number, port.lid(), smLid, notice, problem == null, problem), ExitCodes.OK);
+            String tid = String.format("0x%016x", new MadHeader(request, 0).transactionId());
+            return jsonDocument(new Json(trap.cName, trap.number, port.lid(), smLid, tid, notice, problem == null, problem), ExitCodes.OK);
         }
         if (problem != null) {
             warn(problem);
