@@ -215,7 +215,7 @@ class TrapsCommandsTest {
 
     @Test
     void mcmReregTestTakesAnyArgumentAsItsFile(Fabric fabric) {
-        for (String argument : new String[] {"no-such-file", "-x", "--bogus"}) {
+        for (String argument : new String[] {"no-such-file", "-x", "--bogus", "-h"}) {
             IbtoolRun run = IbtoolRun.of("mcm_rereg_test", "--sim", fabric.socketName(), "--sim-node", NODE, argument, "ignored");
             assertEquals(0, run.exitCode(), run.err());
             assertEquals("", run.out());

@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.fabric.Topology;
 
@@ -61,7 +63,7 @@ final class TrapsDemoStep {
 
     /** The lines of {@code log} past {@code from} that match {@code pattern}, once there is one (within 10 s). */
     private static String linesAdded(Path log, int from, String pattern) {
-        java.util.regex.Pattern wanted = java.util.regex.Pattern.compile(pattern);
+        Pattern wanted = Pattern.compile(pattern);
         long deadline = System.nanoTime() + LOG_WAIT.toNanos();
         String lines;
         do {
@@ -90,6 +92,6 @@ final class TrapsDemoStep {
     }
 
     private static String[] with(List<String> command, List<String> at) {
-        return java.util.stream.Stream.concat(command.stream(), at.stream()).toArray(String[]::new);
+        return Stream.concat(command.stream(), at.stream()).toArray(String[]::new);
     }
 }

@@ -2,6 +2,7 @@ package org.jrdma.tools.traps;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -245,7 +246,7 @@ public final class McmReregTestCommand extends PackageFabricCommand {
         if (Files.isDirectory(file)) {
             return List.of();
         }
-        String text = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1);
+        String text = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
         List<Guid> guids = new ArrayList<>();
         int at = 0;
         while (at < text.length() && guids.size() < MAX_CLIENTS) {
