@@ -48,6 +48,15 @@ public abstract class PackageFabricCommand extends FabricCommand {
         return fabric.retries();
     }
 
+    /**
+     * The LID of {@code -s/--sm_port}, or null when it is not given.
+     *
+     * @throws DiagError {@code cannot resolve SM destination port <text>} if it is not a LID
+     */
+    protected final Integer smPortLid() {
+        return fabric.smPortLid();
+    }
+
     /** A transactor for general services MADs on {@link #engine()}, with the options' timeout and retries. */
     protected final MadTransactor transactor() {
         return new MadTransactor(engine(), null).withTimeouts(fabric.timeout(), fabric.retries());
