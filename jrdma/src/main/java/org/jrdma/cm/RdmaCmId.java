@@ -49,6 +49,8 @@ public final class RdmaCmId implements AutoCloseable {
     /** A path record's selector "exactly" (IBA 15.2.5.16). */
     private static final int SELECTOR_EXACTLY = 2;
     private static final Gid NO_GID = new Gid(0, 0);
+    /** The 20 bits of a GRH flow label (IBA 8.3.1). */
+    private static final int FLOW_LABEL_BITS = 0xF_FFFF;
 
     private final CmId handle;
     private final long address;
@@ -262,8 +264,10 @@ public final class RdmaCmId implements AutoCloseable {
     /**
      * The paths of the resolved route ({@code route.path_rec}, {@code ibv_sa_path_rec}) as
      * jrdma paths: GIDs (and a GRH when the path has a hop limit above 1 or no LIDs, as on
-     * RoCE), LIDs, SL, P_Key, traffic class, flow label, hop limit, MTU, rate and packet
-     * lifetime; no end port, QP numbers or Q_Key. Empty before the route is resolved.
+     * RoCE), LIDs, SL, P_Key, traffic class, flow label (its 20 bits: rxe reports a random
+     * value with bits above), hop limit, MTU, rate (when the record names one; 0, the port's
+     * current rate, leaves IBPath's default) and packet lifetime; no end port, QP numbers or
+     * Q_Key. Empty before the route is resolved.
      */
     public List<IBPath> paths() {
         checkOpen();
@@ -272,7 +276,7 @@ public final class RdmaCmId implements AutoCloseable {
 
     private static IBPath path(RawPathRec r) {
         IBPath.Builder<? extends IBPath> b = IBPath.builder(null).dgid(r.dgid()).sgid(r.sgid()).dlid(r.dlid())
-                .slid(r.slid()).sl(r.sl()).pkey(r.pkey()).trafficClass(r.trafficClass()).flowLabel(r.flowLabel())
+                .slid(r.slid()).sl(r.sl()).pkey(r.pkey()).trafficClass(r.trafficClass()).flowLabel(r.flowLabel() & FLOW_LABEL_BITS)
                 .hopLimit(r.hopLimit()).hasGrh(r.hopLimit() > 1 || r.dlid() == 0).packetLifeTime(r.packetLifeTime());
         Mtu mtu = Mtu.fromValueOrNull(r.mtu());
         if (mtu != null) {
