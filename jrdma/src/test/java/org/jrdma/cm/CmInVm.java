@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.SysException;
@@ -109,7 +110,7 @@ public final class CmInVm {
         checks.check("Java client against C rping -s", this::javaClientCServer);
         checks.check("C rping -c against Java server", this::cClientJavaServer);
         checks.check("Java client against C ucmatose server (RC)", () -> javaClientCUcmatose(PortSpace.TCP));
-        checks.check("C ucmatose client against Java server (RC)", this::cUcmatoseJavaServer);
+        checks.check("C ucmatose client against Java server (RC)", () -> cUcmatoseJavaServer(PortSpace.TCP));
         checks.check("Java client against C udaddy server (UD)", this::javaClientCUdaddy);
         checks.check("C udaddy client against Java server (UD)", this::cUdaddyJavaServer);
         checks.check("C mckey sender to a Java member (multicast)", this::cMckeySenderJavaMember);
@@ -122,6 +123,7 @@ public final class CmInVm {
         checks.check("AF_IB (sockaddr_ib) on rxe0 as in C", this::afIbAsInC);
         checks.check("RDMA_PS_IB connection between Java identifiers", this::portSpaceIb);
         checks.check("Java RDMA_PS_IB client against C ucmatose -P ib server", () -> javaClientCUcmatose(PortSpace.IB));
+        checks.check("C ucmatose -P ib client against a Java RDMA_PS_IB server", () -> cUcmatoseJavaServer(PortSpace.IB));
         checks.check("CONNECT_RESPONSE and rdma_establish with queue pairs made by verbs", this::establishOwnQps);
         checks.check("Java send-only member (rdma_join_multicast_ex) to a C mckey member",
                 () -> javaSenderCMckeyMember("239.1.2.6", MulticastJoin.SEND_ONLY_FULL_MEMBER));
@@ -445,7 +447,7 @@ public final class CmInVm {
     private void javaClientCUcmatose(PortSpace ps) throws Exception {
         int port = port();
         Process ucmatose = new ProcessBuilder("ucmatose", "-b", HOST, "-p", Integer.toString(port), "-P",
-                ps.name().toLowerCase(java.util.Locale.ROOT), "-C", Integer.toString(MESSAGES), "-S",
+                ps.name().toLowerCase(Locale.ROOT), "-C", Integer.toString(MESSAGES), "-S",
                 Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
         try (EventChannel channel = EventChannel.create()) {
             Side client = null;
@@ -479,12 +481,16 @@ public final class CmInVm {
         }
     }
 
-    private void cUcmatoseJavaServer() throws Exception {
+    /** C {@code ucmatose -P tcp|ib} as the client against a Java server in port space {@code ps}. */
+    private void cUcmatoseJavaServer(PortSpace ps) throws Exception {
         int port = port();
         try (EventChannel server = EventChannel.create()) {
-            listen(server, address(port));
-            Process ucmatose = new ProcessBuilder("ucmatose", "-s", HOST, "-p", Integer.toString(port), "-C",
-                    Integer.toString(MESSAGES), "-S", Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
+            RdmaCmId listener = server.createId(ps);
+            listener.bindAddr(address(port));
+            listener.listen(8);
+            Process ucmatose = new ProcessBuilder("ucmatose", "-s", HOST, "-p", Integer.toString(port), "-P",
+                    ps.name().toLowerCase(Locale.ROOT), "-C", Integer.toString(MESSAGES), "-S",
+                    Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
             try {
                 Side passive = passive(server.expect(CmEventType.CONNECT_REQUEST, WAIT).id());
                 postMessageRecvs(passive, 0);

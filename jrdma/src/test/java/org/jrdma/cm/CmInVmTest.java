@@ -17,9 +17,11 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Builds {@code cm_oracle.c} with gcc against librdmacm, then runs {@link CmInVm} in one boot of the soft-RoCE VM with the connection manager's kernel
- * modules ({@code rdma_ucm}, which brings {@code rdma_cm}) loaded, against {@code rxe0}, C
- * {@code rping}, {@code ucmatose}, {@code udaddy}, {@code mckey} and the oracle, and reports each of its checks as a test of its own.
+ * Builds {@code cm_oracle.c} with gcc against librdmacm, then runs {@link CmInVm} in one boot of
+ * the soft-RoCE VM with the connection manager's kernel modules ({@code rdma_ucm}, which brings
+ * {@code rdma_cm}) loaded, against {@code rxe0}, C {@code rping}, {@code ucmatose},
+ * {@code udaddy}, {@code mckey} and that oracle, and reports each of its checks as a test of its
+ * own.
  */
 class CmInVmTest {
     /** Every check {@link CmInVm} makes, in its order. */
@@ -54,6 +56,7 @@ class CmInVmTest {
             "AF_IB (sockaddr_ib) on rxe0 as in C",
             "RDMA_PS_IB connection between Java identifiers",
             "Java RDMA_PS_IB client against C ucmatose -P ib server",
+            "C ucmatose -P ib client against a Java RDMA_PS_IB server",
             "CONNECT_RESPONSE and rdma_establish with queue pairs made by verbs",
             "Java send-only member (rdma_join_multicast_ex) to a C mckey member",
             "use after close, double close, channel closes its identifiers",
