@@ -7,19 +7,23 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.SysException;
 import org.jrdma.iba.Gid;
+import org.jrdma.path.IBPath;
 import org.jrdma.verbs.Access;
 import org.jrdma.verbs.Ah;
 import org.jrdma.verbs.Context;
@@ -28,6 +32,7 @@ import org.jrdma.verbs.EventType;
 import org.jrdma.verbs.Mr;
 import org.jrdma.verbs.Pd;
 import org.jrdma.verbs.Qp;
+import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpState;
@@ -784,7 +789,7 @@ public final class CmInVm {
             java.append("reuseaddr ").append(errno(() -> id.setReuseAddress(true))).append('\n');
             java.append("afonly ").append(errno(() -> id.setAfOnly(true))).append('\n');
             java.append("ack_timeout ").append(errno(() -> id.setAckTimeout(14))).append('\n');
-            java.append("ib_path unresolved ").append(errno(() -> id.setIbPath(org.jrdma.path.IBPath.builder(null).build())))
+            java.append("ib_path unresolved ").append(errno(() -> id.setIbPath(IBPath.builder(null).build())))
                     .append('\n');
             java.append("resolve_addr ").append(errno(() -> id.resolveAddr(null, address(port), Duration.ofSeconds(2))))
                     .append('\n');
@@ -827,7 +832,7 @@ public final class CmInVm {
             passive.id.accept(new ConnParam());
             clients.expect(CmEventType.ESTABLISHED, WAIT);
             server.expect(CmEventType.ESTABLISHED, WAIT);
-            org.jrdma.verbs.QpAttr attr = client.qp.query(org.jrdma.verbs.QpAttr.TIMEOUT | org.jrdma.verbs.QpAttr.AV);
+            QpAttr attr = client.qp.query(QpAttr.TIMEOUT | QpAttr.AV);
             System.out.println("  client QP: timeout " + attr.timeout() + " traffic class " + attr.ahAttr().trafficClass());
             equal(14, attr.timeout(), "the QP's local ACK timeout");
             equal(32, attr.ahAttr().trafficClass(), "the QP's GRH traffic class");
@@ -849,7 +854,7 @@ public final class CmInVm {
                 id.resolveRoute(Duration.ofSeconds(2));
                 java.append(eventLine(channel));
                 java.append("num_paths ").append(id.numPaths()).append('\n');
-                org.jrdma.path.IBPath p = id.paths().get(0);
+                IBPath p = id.paths().get(0);
                 System.out.println("  " + p);
                 java.append("dgid ").append(hex(p.dgid().orElseThrow().toBytes())).append(" sgid ")
                         .append(hex(p.sgid().orElseThrow().toBytes())).append(" dlid ").append(p.dlid()).append(" slid ")
@@ -873,7 +878,7 @@ public final class CmInVm {
             clients.expect(CmEventType.ADDR_RESOLVED, WAIT);
             first.resolveRoute(WAIT);
             clients.expect(CmEventType.ROUTE_RESOLVED, WAIT);
-            org.jrdma.path.IBPath path = first.paths().get(0).copy(b -> b.trafficClass(64));
+            IBPath path = first.paths().get(0).copy(b -> b.trafficClass(64));
             first.close();
             RdmaCmId id = clients.createId(PortSpace.TCP);
             id.resolveAddr(null, at, WAIT);
@@ -890,7 +895,7 @@ public final class CmInVm {
             passive.id.accept(new ConnParam());
             clients.expect(CmEventType.ESTABLISHED, WAIT);
             server.expect(CmEventType.ESTABLISHED, WAIT);
-            equal(64, client.qp.query(org.jrdma.verbs.QpAttr.AV).ahAttr().trafficClass(), "the QP's traffic class");
+            equal(64, client.qp.query(QpAttr.AV).ahAttr().trafficClass(), "the QP's traffic class");
             sendOne(client, passive, "on a set path");
         }
     }
@@ -1063,10 +1068,10 @@ public final class CmInVm {
     }
 
     /** A socket address as {@code cm_oracle} prints one. */
-    private static String text(java.net.SocketAddress address) {
+    private static String text(SocketAddress address) {
         return switch (address) {
             case null -> "-";
-            case InetSocketAddress ip when ip.getAddress() instanceof java.net.Inet4Address ->
+            case InetSocketAddress ip when ip.getAddress() instanceof Inet4Address ->
                     ip.getAddress().getHostAddress() + ":" + ip.getPort();
             case InetSocketAddress ip -> "[" + hex(ip.getAddress().getAddress()) + "]:" + ip.getPort();
             case IbSocketAddress ib -> "ib[" + hex(ib.gid().toBytes()) + "] sid 0x" + Long.toHexString(ib.serviceId())
@@ -1076,7 +1081,7 @@ public final class CmInVm {
     }
 
     private static String hex(byte[] bytes) {
-        return java.util.HexFormat.of().formatHex(bytes);
+        return HexFormat.of().formatHex(bytes);
     }
 
     private static void expectClosed(VmChecks.Check call) throws Exception {
