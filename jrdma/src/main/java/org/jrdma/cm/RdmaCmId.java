@@ -2,18 +2,27 @@ package org.jrdma.cm;
 
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jrdma.cm.ffi.CmId;
+import org.jrdma.cm.ffi.RawPathRec;
+import org.jrdma.cm.ffi.Sockaddr;
 import org.jrdma.iba.Gid;
+import org.jrdma.iba.Mtu;
+import org.jrdma.iba.StaticRate;
+import org.jrdma.path.IBPath;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.EventType;
 import org.jrdma.verbs.Pd;
 import org.jrdma.verbs.Qp;
+import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.ffi.IbvContext;
 
 /**
@@ -37,6 +46,11 @@ public final class RdmaCmId implements AutoCloseable {
     /** jrdma's contexts on the devices librdmacm opened, by the address of their {@code ibv_context}. */
     private static final Map<Long, Context> CONTEXTS = new ConcurrentHashMap<>();
     private static final AtomicLong SERIALS = new AtomicLong();
+    /** A path record's selector "exactly" (IBA 15.2.5.16). */
+    private static final int SELECTOR_EXACTLY = 2;
+    private static final Gid NO_GID = new Gid(0, 0);
+    /** The 20 bits of a GRH flow label (IBA 8.3.1). */
+    private static final int FLOW_LABEL_BITS = 0xF_FFFF;
 
     private final CmId handle;
     private final long address;
@@ -82,12 +96,12 @@ public final class RdmaCmId implements AutoCloseable {
 
     /**
      * Resolves {@code dst} (and {@code src}, when not null) to a local device, port and address
-     * ({@code rdma_resolve_addr}): {@link CmEventType#ADDR_RESOLVED} or
+     * ({@code rdma_resolve_addr}); each an {@link InetSocketAddress} or an {@link IbSocketAddress}: {@link CmEventType#ADDR_RESOLVED} or
      * {@link CmEventType#ADDR_ERROR} follows within {@code timeout}.
      */
-    public void resolveAddr(InetSocketAddress src, InetSocketAddress dst, Duration timeout) {
+    public void resolveAddr(SocketAddress src, SocketAddress dst, Duration timeout) {
         checkOpen();
-        handle.resolveAddr(src, Objects.requireNonNull(dst, "dst"), millis(timeout));
+        handle.resolveAddr(raw(src), raw(Objects.requireNonNull(dst, "dst")), millis(timeout));
     }
 
     /** Resolves the route to the resolved address ({@code rdma_resolve_route}): ROUTE_RESOLVED or ROUTE_ERROR follows. */
@@ -96,10 +110,13 @@ public final class RdmaCmId implements AutoCloseable {
         handle.resolveRoute(millis(timeout));
     }
 
-    /** Binds to a local address and port, 0 for any ({@code rdma_bind_addr}). */
-    public void bindAddr(InetSocketAddress address) {
+    /**
+     * Binds to a local address and port, 0 for any ({@code rdma_bind_addr}): an
+     * {@link InetSocketAddress} or an {@link IbSocketAddress}.
+     */
+    public void bindAddr(SocketAddress address) {
         checkOpen();
-        handle.bindAddr(Objects.requireNonNull(address, "address"));
+        handle.bindAddr(raw(Objects.requireNonNull(address, "address")));
     }
 
     /** Listens for connect requests (or UD SIDR requests) on the bound address ({@code rdma_listen}). */
@@ -169,15 +186,160 @@ public final class RdmaCmId implements AutoCloseable {
     }
 
     /** Joins the multicast group at {@code group} ({@code rdma_join_multicast}): MULTICAST_JOIN follows. */
-    public void joinMulticast(InetSocketAddress group) {
+    public void joinMulticast(SocketAddress group) {
         checkOpen();
-        handle.joinMulticast(Objects.requireNonNull(group, "group"));
+        handle.joinMulticast(raw(Objects.requireNonNull(group, "group")));
+    }
+
+    /**
+     * Joins the multicast group at {@code group} as {@code join} says ({@code
+     * rdma_join_multicast_ex} with the address and join flags in its {@code comp_mask}):
+     * MULTICAST_JOIN follows. A send-only member's address handle reaches the group, and it
+     * receives nothing sent there.
+     */
+    public void joinMulticast(SocketAddress group, MulticastJoin join) {
+        checkOpen();
+        handle.joinMulticastEx(raw(Objects.requireNonNull(group, "group")), join.value());
     }
 
     /** Leaves the multicast group at {@code group} ({@code rdma_leave_multicast}). */
-    public void leaveMulticast(InetSocketAddress group) {
+    public void leaveMulticast(SocketAddress group) {
         checkOpen();
-        handle.leaveMulticast(Objects.requireNonNull(group, "group"));
+        handle.leaveMulticast(raw(Objects.requireNonNull(group, "group")));
+    }
+
+    /**
+     * Sets the type of service (RFC 2474) of the connection ({@code RDMA_OPTION_ID_TOS}): on
+     * RoCE the traffic class of the resolved route's path and of the queue pair's GRH. Before
+     * {@link #resolveRoute} to count.
+     */
+    public void setTypeOfService(int tos) {
+        checkOpen();
+        handle.setOptionU8(CmId.OPTION_ID, CmId.OPTION_ID_TOS, tos);
+    }
+
+    /**
+     * Lets this identifier bind a port other identifiers that allow it are bound to
+     * ({@code RDMA_OPTION_ID_REUSEADDR}, as {@code SO_REUSEADDR}); only before it listens.
+     */
+    public void setReuseAddress(boolean reuse) {
+        checkOpen();
+        handle.setOptionInt(CmId.OPTION_ID, CmId.OPTION_ID_REUSEADDR, reuse ? 1 : 0);
+    }
+
+    /**
+     * Whether an IPv6 identifier is for IPv6 only ({@code RDMA_OPTION_ID_AFONLY}, as
+     * {@code IPV6_V6ONLY}); only before it is bound.
+     */
+    public void setAfOnly(boolean afOnly) {
+        checkOpen();
+        handle.setOptionInt(CmId.OPTION_ID, CmId.OPTION_ID_AFONLY, afOnly ? 1 : 0);
+    }
+
+    /**
+     * Sets the local ACK timeout of the connection's queue pair, 4.096 µs × 2<sup>value</sup>
+     * ({@code RDMA_OPTION_ID_ACK_TIMEOUT}; IBA 9.7.6.1.3), in place of the one derived from
+     * the path's packet lifetime. Reliable connected identifiers only.
+     */
+    public void setAckTimeout(int timeout) {
+        checkOpen();
+        handle.setOptionU8(CmId.OPTION_ID, CmId.OPTION_ID_ACK_TIMEOUT, timeout);
+    }
+
+    /**
+     * Sets the route of an identifier whose address is resolved to {@code path}
+     * ({@code RDMA_OPTION_IB_PATH}, one primary bidirectional path record), in place of
+     * {@link #resolveRoute}: ROUTE_RESOLVED follows. The path's GIDs, LIDs, P_Key, SL, traffic
+     * class, flow label, hop limit, MTU, rate and packet lifetime are used.
+     */
+    public void setIbPath(IBPath path) {
+        checkOpen();
+        Objects.requireNonNull(path, "path");
+        handle.setIbPath(new RawPathRec(path.dgid().orElse(NO_GID), path.sgid().orElse(NO_GID), path.dlid(),
+                path.slid(), 0, path.flowLabel(), path.hopLimit(), path.trafficClass(), 1, 1, path.pkey(), path.sl(),
+                SELECTOR_EXACTLY, path.mtu().value(), SELECTOR_EXACTLY, path.rate().value(), SELECTOR_EXACTLY,
+                path.packetLifeTime(), 0));
+    }
+
+    /**
+     * The paths of the resolved route ({@code route.path_rec}, {@code ibv_sa_path_rec}) as
+     * jrdma paths: GIDs (and a GRH when the path has a hop limit above 1 or no LIDs, as on
+     * RoCE), LIDs, SL, P_Key, traffic class, flow label (its 20 bits: rxe reports a random
+     * value with bits above), hop limit, MTU, rate (when the record names one; 0, the port's
+     * current rate, leaves IBPath's default) and packet lifetime; no end port, QP numbers or
+     * Q_Key. Empty before the route is resolved.
+     */
+    public List<IBPath> paths() {
+        checkOpen();
+        return handle.pathRecords().stream().map(RdmaCmId::path).toList();
+    }
+
+    private static IBPath path(RawPathRec r) {
+        IBPath.Builder<? extends IBPath> b = IBPath.builder(null).dgid(r.dgid()).sgid(r.sgid()).dlid(r.dlid())
+                .slid(r.slid()).sl(r.sl()).pkey(r.pkey()).trafficClass(r.trafficClass()).flowLabel(r.flowLabel() & FLOW_LABEL_BITS)
+                .hopLimit(r.hopLimit()).hasGrh(r.hopLimit() > 1 || r.dlid() == 0).packetLifeTime(r.packetLifeTime());
+        Mtu mtu = Mtu.fromValueOrNull(r.mtu());
+        if (mtu != null) {
+            b.mtu(mtu);
+        }
+        StaticRate rate = StaticRate.fromValueOrNull(r.rate());
+        if (rate != null) {
+            b.rate(rate);
+        }
+        return b.build();
+    }
+
+    /**
+     * The attributes that move a queue pair made without {@link #createQp} (a verbs {@code Qp}
+     * of {@link #context()}) to {@code state} for this identifier's connection
+     * ({@code rdma_init_qp_attr}): INIT after the address is resolved, RTR and RTS once the
+     * connect request or reply is in.
+     */
+    public InitQpAttr initQpAttr(QpState state) {
+        checkOpen();
+        CmId.InitQpAttr raw = handle.initQpAttr(state.value());
+        return new InitQpAttr(QpAttr.of(raw.attr()), raw.mask());
+    }
+
+    /**
+     * Moves {@code qp} to {@code state} with the attributes the connection manager gives for
+     * this connection ({@link #initQpAttr}, then {@code ibv_modify_qp} with its mask): what
+     * librdmacm does itself for a queue pair made by {@link #createQp}.
+     */
+    public void modifyQp(Qp qp, QpState state) {
+        InitQpAttr init = initQpAttr(state);
+        qp.modify(init.attr(), init.mask());
+    }
+
+    /**
+     * What {@link #initQpAttr} returns.
+     *
+     * @param attr the attributes
+     * @param mask the {@code ibv_qp_attr_mask} bits ({@link QpAttr} constants) of those to apply
+     */
+    public record InitQpAttr(QpAttr attr, int mask) {
+    }
+
+    /** {@code address} as the connection manager's C form, null for null. */
+    static Sockaddr raw(SocketAddress address) {
+        return switch (address) {
+            case null -> null;
+            case InetSocketAddress ip -> new Sockaddr.Ip(ip);
+            case IbSocketAddress ib -> new Sockaddr.Ib(ib.pkey(), ib.flowLabel(), ib.gid(), ib.serviceId(),
+                    ib.serviceIdMask(), ib.scopeId());
+            default -> throw new IllegalArgumentException("neither an InetSocketAddress nor an IbSocketAddress: "
+                    + address.getClass().getName());
+        };
+    }
+
+    /** {@code address} as Java's, null for null. */
+    static SocketAddress socketAddress(Sockaddr address) {
+        return switch (address) {
+            case null -> null;
+            case Sockaddr.Ip(InetSocketAddress ip) -> ip;
+            case Sockaddr.Ib ib -> new IbSocketAddress(ib.gid(), ib.pkey(), ib.flowInfo(), ib.serviceId(),
+                    ib.serviceIdMask(), ib.scopeId());
+        };
     }
 
     /** Moves this identifier's events to {@code to} ({@code rdma_migrate_id}). */
@@ -219,14 +381,24 @@ public final class RdmaCmId implements AutoCloseable {
 
     /** The local address ({@code rdma_get_local_addr}), or null when not IP. */
     public InetSocketAddress localAddress() {
-        checkOpen();
-        return handle.localAddress();
+        return localSocketAddress() instanceof InetSocketAddress ip ? ip : null;
     }
 
     /** The remote address ({@code rdma_get_peer_addr}), or null when not IP. */
     public InetSocketAddress peerAddress() {
+        return peerSocketAddress() instanceof InetSocketAddress ip ? ip : null;
+    }
+
+    /** The local address, an {@link InetSocketAddress} or an {@link IbSocketAddress}, or null before there is one. */
+    public SocketAddress localSocketAddress() {
         checkOpen();
-        return handle.peerAddress();
+        return socketAddress(handle.localAddress());
+    }
+
+    /** The remote address, an {@link InetSocketAddress} or an {@link IbSocketAddress}, or null before there is one. */
+    public SocketAddress peerSocketAddress() {
+        checkOpen();
+        return socketAddress(handle.peerAddress());
     }
 
     /** The source GID the address resolved to ({@code route.addr.addr.ibaddr.sgid}). */

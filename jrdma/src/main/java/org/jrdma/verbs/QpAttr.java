@@ -502,9 +502,11 @@ public final class QpAttr {
     /**
      * The attributes libibverbs reported in a {@code struct ibv_qp_attr}, each set as by its
      * setter (so {@link #mask()} names them all); a {@code path_mtu} that is no IBA MTU is left
-     * at its default.
+     * at its default. Public for the connection manager's {@code rdma_init_qp_attr}; its
+     * parameter's type is not exported: no one outside the module can call it.
      */
-    static QpAttr of(IbvQpAttr raw) {
+    @SuppressWarnings("exports")
+    public static QpAttr of(IbvQpAttr raw) {
         QpAttr attr = new QpAttr()
                 .qpState(QpState.fromValue(raw.qpState()))
                 .curQpState(QpState.fromValue(raw.curQpState()))

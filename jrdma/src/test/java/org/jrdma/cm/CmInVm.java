@@ -7,17 +7,23 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.SysException;
+import org.jrdma.iba.Gid;
+import org.jrdma.path.IBPath;
 import org.jrdma.verbs.Access;
 import org.jrdma.verbs.Ah;
 import org.jrdma.verbs.Context;
@@ -26,8 +32,10 @@ import org.jrdma.verbs.EventType;
 import org.jrdma.verbs.Mr;
 import org.jrdma.verbs.Pd;
 import org.jrdma.verbs.Qp;
+import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWr;
 import org.jrdma.verbs.SendFlags;
@@ -71,16 +79,19 @@ public final class CmInVm {
     private static final int ETIMEDOUT = 110;
 
     private final VmChecks checks = new VmChecks();
+    /** The C program {@code cm_oracle.c}, built on the host. */
+    private final String oracle;
     private final Arena arena = Arena.ofShared();
     private final WcBuffer wcs = new WcBuffer(1);
     private int nextPort = 7400;
 
-    private CmInVm() {
+    private CmInVm(String oracle) {
+        this.oracle = oracle;
     }
 
     /** Runs every check. */
     public static void main(String[] args) throws Exception {
-        CmInVm program = new CmInVm();
+        CmInVm program = new CmInVm(args[0]);
         program.run();
         program.checks.exit();
     }
@@ -103,12 +114,24 @@ public final class CmInVm {
         checks.check("multicast join and leave", this::multicast);
         checks.check("Java client against C rping -s", this::javaClientCServer);
         checks.check("C rping -c against Java server", this::cClientJavaServer);
-        checks.check("Java client against C ucmatose server (RC)", this::javaClientCUcmatose);
-        checks.check("C ucmatose client against Java server (RC)", this::cUcmatoseJavaServer);
+        checks.check("Java client against C ucmatose server (RC)", () -> javaClientCUcmatose(PortSpace.TCP));
+        checks.check("C ucmatose client against Java server (RC)", () -> cUcmatoseJavaServer(PortSpace.TCP));
         checks.check("Java client against C udaddy server (UD)", this::javaClientCUdaddy);
         checks.check("C udaddy client against Java server (UD)", this::cUdaddyJavaServer);
         checks.check("C mckey sender to a Java member (multicast)", this::cMckeySenderJavaMember);
-        checks.check("Java sender to a C mckey member (multicast)", this::javaSenderCMckeyMember);
+        checks.check("Java sender to a C mckey member (multicast)", () -> javaSenderCMckeyMember("239.1.2.5", null));
+        checks.check("rdma_getaddrinfo answers as in C", this::getAddrInfo);
+        checks.check("rdma_set_option answers as in C", this::optionsAsInC);
+        checks.check("TOS and ACK timeout options reach the route and the queue pair", this::tosAndAckTimeout);
+        checks.check("the route's path record as an IBPath, as C reads it", this::pathAsInC);
+        checks.check("RDMA_OPTION_IB_PATH from another identifier's IBPath, then a connection", this::ibPathOption);
+        checks.check("AF_IB (sockaddr_ib) on rxe0 as in C", this::afIbAsInC);
+        checks.check("RDMA_PS_IB connection between Java identifiers", this::portSpaceIb);
+        checks.check("Java RDMA_PS_IB client against C ucmatose -P ib server", () -> javaClientCUcmatose(PortSpace.IB));
+        checks.check("C ucmatose -P ib client against a Java RDMA_PS_IB server", () -> cUcmatoseJavaServer(PortSpace.IB));
+        checks.check("CONNECT_RESPONSE and rdma_establish with queue pairs made by verbs", this::establishOwnQps);
+        checks.check("Java send-only member (rdma_join_multicast_ex) to a C mckey member",
+                () -> javaSenderCMckeyMember("239.1.2.6", MulticastJoin.SEND_ONLY_FULL_MEMBER));
         checks.check("use after close, double close, channel closes its identifiers", this::closing);
         checks.check("no cm_id or QP left", () -> equal(Arrays.toString(before), Arrays.toString(cmResources()),
                 "rdma resource cm_id and qp counts"));
@@ -425,15 +448,17 @@ public final class CmInVm {
         }
     }
 
-    private void javaClientCUcmatose() throws Exception {
+    /** A Java client in port space {@code ps} against C {@code ucmatose -P tcp|ib} as the server. */
+    private void javaClientCUcmatose(PortSpace ps) throws Exception {
         int port = port();
-        Process ucmatose = new ProcessBuilder("ucmatose", "-b", HOST, "-p", Integer.toString(port), "-C",
-                Integer.toString(MESSAGES), "-S", Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
+        Process ucmatose = new ProcessBuilder("ucmatose", "-b", HOST, "-p", Integer.toString(port), "-P",
+                ps.name().toLowerCase(Locale.ROOT), "-C", Integer.toString(MESSAGES), "-S",
+                Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
         try (EventChannel channel = EventChannel.create()) {
             Side client = null;
             long deadline = System.nanoTime() + WAIT_NANOS;
             while (client == null) {
-                Side attempt = active(channel, address(port));
+                Side attempt = active(channel, address(port), ps);
                 postMessageRecvs(attempt, 0);
                 attempt.id.connect(new ConnParam().responderResources(1).initiatorDepth(1).retryCount(5));
                 CmEvent event = channel.getEvent(WAIT);
@@ -461,12 +486,16 @@ public final class CmInVm {
         }
     }
 
-    private void cUcmatoseJavaServer() throws Exception {
+    /** C {@code ucmatose -P tcp|ib} as the client against a Java server in port space {@code ps}. */
+    private void cUcmatoseJavaServer(PortSpace ps) throws Exception {
         int port = port();
         try (EventChannel server = EventChannel.create()) {
-            listen(server, address(port));
-            Process ucmatose = new ProcessBuilder("ucmatose", "-s", HOST, "-p", Integer.toString(port), "-C",
-                    Integer.toString(MESSAGES), "-S", Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
+            RdmaCmId listener = server.createId(ps);
+            listener.bindAddr(address(port));
+            listener.listen(8);
+            Process ucmatose = new ProcessBuilder("ucmatose", "-s", HOST, "-p", Integer.toString(port), "-P",
+                    ps.name().toLowerCase(Locale.ROOT), "-C", Integer.toString(MESSAGES), "-S",
+                    Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
             try {
                 Side passive = passive(server.expect(CmEventType.CONNECT_REQUEST, WAIT).id());
                 postMessageRecvs(passive, 0);
@@ -582,14 +611,18 @@ public final class CmInVm {
      * Sends bursts of {@link #MESSAGES} datagrams to a group until C {@code mckey}, which joins it
      * on its own schedule, has received {@link #MESSAGES} of them and exited.
      */
-    private void javaSenderCMckeyMember() throws Exception {
-        String groupAddress = "239.1.2.5";
+    private void javaSenderCMckeyMember(String groupAddress, MulticastJoin join) throws Exception {
         Process mckey = new ProcessBuilder("mckey", "-m", groupAddress, "-b", HOST, "-C", Integer.toString(MESSAGES),
                 "-S", Integer.toString(MESSAGE_SIZE)).redirectErrorStream(true).start();
         try (EventChannel channel = EventChannel.create()) {
             Side sender = multicastMember(channel, groupAddress);
-            sender.id.joinMulticast(group(groupAddress));
+            if (join == null) {
+                sender.id.joinMulticast(group(groupAddress));
+            } else {
+                sender.id.joinMulticast(group(groupAddress), join);
+            }
             CmEvent joined = channel.expect(CmEventType.MULTICAST_JOIN, WAIT);
+            System.out.println("  joined " + (join == null ? "" : join + " ") + joined);
             Ah ah = sender.pd.ah(joined.ud().ahAttr());
             long deadline = System.nanoTime() + WAIT_NANOS;
             int bursts = 0;
@@ -706,6 +739,351 @@ public final class CmInVm {
         }
     }
 
+    /** {@code rdma_getaddrinfo} of numeric, passive, UD, AF_IB and unresolvable nodes: the same answers as C's. */
+    private void getAddrInfo() throws Exception {
+        String gid = gidText(rxe0Gid());
+        String service = "7471";
+        List<String[]> cases = List.of(
+                new String[] {HOST, service, "0", "0", "0", "0"},
+                new String[] {HOST, service, Integer.toString(AddrInfo.NUMERIC_HOST), "0",
+                        Integer.toString(QpType.UD.value()), Integer.toString(PortSpace.UDP.value())},
+                new String[] {"-", service, Integer.toString(AddrInfo.PASSIVE), "2", "0", "0"},
+                new String[] {gid, service, Integer.toString(AddrInfo.NUMERIC_HOST | AddrInfo.FAMILY),
+                        Integer.toString(AddrInfo.AF_IB), "0", Integer.toString(PortSpace.TCP.value())},
+                new String[] {"no.such.host", service, Integer.toString(AddrInfo.NUMERIC_HOST), "0", "0", "0"});
+        for (String[] c : cases) {
+            StringBuilder java = new StringBuilder();
+            int qpType = Integer.parseInt(c[4]);
+            int ps = Integer.parseInt(c[5]);
+            AddrInfo hints = AddrInfo.hints(Integer.parseInt(c[2]), Integer.parseInt(c[3]),
+                    qpType == 0 ? null : QpType.fromValue(qpType), ps == 0 ? null : PortSpace.fromValue(ps));
+            try {
+                for (AddrInfo ai : AddrInfo.resolve(c[0].equals("-") ? null : c[0], c[1], hints)) {
+                    java.append("flags ").append(ai.flags()).append(" family ").append(ai.family())
+                            .append(" qp_type ").append(ai.qpType() == null ? 0 : ai.qpType().value())
+                            .append(" port_space 0x").append(Integer.toHexString(ai.portSpace() == null ? 0 : ai.portSpace().value()))
+                            .append(" src ").append(text(ai.source())).append(" dst ").append(text(ai.destination()))
+                            .append(" route_len ").append(ai.route().length).append(" connect_len ")
+                            .append(ai.connect().length).append('\n');
+                }
+            } catch (AddrInfoException e) {
+                System.out.println("  " + e.getMessage());
+                java.append("error ").append(e.code()).append(" errno 0\n");
+            } catch (SysException e) {
+                java.append("error -1 errno ").append(e.errno()).append('\n');
+            }
+            List<String> args = new ArrayList<>(List.of("getaddrinfo"));
+            args.addAll(Arrays.asList(c));
+            asInC(java.toString(), args.toArray(String[]::new));
+        }
+    }
+
+    /** {@code rdma_set_option} in and out of the states each option needs, and binding one port twice with and without REUSEADDR. */
+    private void optionsAsInC() throws Exception {
+        int port = port();
+        int port2 = port();
+        StringBuilder java = new StringBuilder();
+        try (EventChannel channel = EventChannel.create()) {
+            RdmaCmId id = channel.createId(PortSpace.TCP);
+            java.append("tos ").append(errno(() -> id.setTypeOfService(32))).append('\n');
+            java.append("reuseaddr ").append(errno(() -> id.setReuseAddress(true))).append('\n');
+            java.append("afonly ").append(errno(() -> id.setAfOnly(true))).append('\n');
+            java.append("ack_timeout ").append(errno(() -> id.setAckTimeout(14))).append('\n');
+            java.append("ib_path unresolved ").append(errno(() -> id.setIbPath(IBPath.builder(null).build())))
+                    .append('\n');
+            java.append("resolve_addr ").append(errno(() -> id.resolveAddr(null, address(port), Duration.ofSeconds(2))))
+                    .append('\n');
+            java.append(eventLine(channel));
+            java.append("afonly resolved ").append(errno(() -> id.setAfOnly(true))).append('\n');
+            RdmaCmId ud = channel.createId(PortSpace.UDP);
+            java.append("ack_timeout udp ").append(errno(() -> ud.setAckTimeout(14))).append('\n');
+            RdmaCmId a = channel.createId(PortSpace.TCP);
+            RdmaCmId b = channel.createId(PortSpace.TCP);
+            java.append("bind ").append(errno(() -> a.bindAddr(address(port)))).append('\n');
+            java.append("bind again ").append(errno(() -> b.bindAddr(address(port)))).append('\n');
+            RdmaCmId c = channel.createId(PortSpace.TCP);
+            RdmaCmId d = channel.createId(PortSpace.TCP);
+            c.setReuseAddress(true);
+            d.setReuseAddress(true);
+            java.append("bind reuse ").append(errno(() -> c.bindAddr(address(port2)))).append('\n');
+            java.append("bind reuse again ").append(errno(() -> d.bindAddr(address(port2)))).append('\n');
+            java.append("listen reuse ").append(errno(() -> c.listen(1))).append('\n');
+            java.append("reuseaddr listening ").append(errno(() -> c.setReuseAddress(true))).append('\n');
+        }
+        asInC(java.toString(), "options", HOST, Integer.toString(port), Integer.toString(port2));
+    }
+
+    /** A connection whose client set TOS 32 and ACK timeout 14: the route's traffic class and the QP's GRH and timeout. */
+    private void tosAndAckTimeout() throws Exception {
+        try (EventChannel server = EventChannel.create(); EventChannel clients = EventChannel.create()) {
+            InetSocketAddress at = address(port());
+            listen(server, at);
+            RdmaCmId id = clients.createId(PortSpace.TCP);
+            id.setTypeOfService(32);
+            id.setAckTimeout(14);
+            id.resolveAddr(null, at, WAIT);
+            clients.expect(CmEventType.ADDR_RESOLVED, WAIT);
+            id.resolveRoute(WAIT);
+            clients.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+            equal(32, id.paths().get(0).trafficClass(), "the route's traffic class");
+            Side client = sideOn(id);
+            id.connect(new ConnParam().retryCount(7));
+            Side passive = passive(server.expect(CmEventType.CONNECT_REQUEST, WAIT).id());
+            passive.id.accept(new ConnParam());
+            clients.expect(CmEventType.ESTABLISHED, WAIT);
+            server.expect(CmEventType.ESTABLISHED, WAIT);
+            QpAttr attr = client.qp.query(QpAttr.TIMEOUT | QpAttr.AV);
+            System.out.println("  client QP: timeout " + attr.timeout() + " traffic class " + attr.ahAttr().trafficClass());
+            equal(14, attr.timeout(), "the QP's local ACK timeout");
+            equal(32, attr.ahAttr().trafficClass(), "the QP's GRH traffic class");
+        }
+    }
+
+    /** The first path record of a resolved route, without and with TOS 32: Java's IBPath against C's ibv_sa_path_rec. */
+    private void pathAsInC() throws Exception {
+        for (int tos : new int[] {-1, 32}) {
+            int port = port();
+            StringBuilder java = new StringBuilder();
+            try (EventChannel channel = EventChannel.create()) {
+                RdmaCmId id = channel.createId(PortSpace.TCP);
+                if (tos >= 0) {
+                    id.setTypeOfService(tos);
+                }
+                id.resolveAddr(null, address(port), Duration.ofSeconds(2));
+                java.append(eventLine(channel));
+                id.resolveRoute(Duration.ofSeconds(2));
+                java.append(eventLine(channel));
+                java.append("num_paths ").append(id.numPaths()).append('\n');
+                IBPath p = id.paths().get(0);
+                System.out.println("  " + p);
+                java.append("dgid ").append(hex(p.dgid().orElseThrow().toBytes())).append(" sgid ")
+                        .append(hex(p.sgid().orElseThrow().toBytes())).append(" dlid ").append(p.dlid()).append(" slid ")
+                        .append(p.slid()).append(" hop_limit ")
+                        .append(p.hopLimit()).append(" traffic_class ").append(p.trafficClass()).append(" pkey 0x")
+                        .append(Integer.toHexString(p.pkey())).append(" sl ").append(p.sl()).append(" mtu ")
+                        .append(p.mtu().value()).append(" packet_life_time ")
+                        .append(p.packetLifeTime()).append('\n');
+            }
+            asInC(java.toString(), "path", HOST, Integer.toString(port), Integer.toString(tos));
+        }
+    }
+
+    /** The IBPath of one identifier's route set on another with RDMA_OPTION_IB_PATH: ROUTE_RESOLVED, then a connection and a message. */
+    private void ibPathOption() throws Exception {
+        try (EventChannel server = EventChannel.create(); EventChannel clients = EventChannel.create()) {
+            InetSocketAddress at = address(port());
+            listen(server, at);
+            RdmaCmId first = clients.createId(PortSpace.TCP);
+            first.resolveAddr(null, at, WAIT);
+            clients.expect(CmEventType.ADDR_RESOLVED, WAIT);
+            first.resolveRoute(WAIT);
+            clients.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+            IBPath path = first.paths().get(0).copy(b -> b.trafficClass(64));
+            first.close();
+            RdmaCmId id = clients.createId(PortSpace.TCP);
+            id.resolveAddr(null, at, WAIT);
+            clients.expect(CmEventType.ADDR_RESOLVED, WAIT);
+            id.setIbPath(path);
+            clients.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+            equal(1, id.numPaths(), "paths after RDMA_OPTION_IB_PATH");
+            equal(path.dgid(), id.paths().get(0).dgid(), "DGID of the path set");
+            equal(64, id.paths().get(0).trafficClass(), "traffic class of the path set");
+            Side client = sideOn(id);
+            id.connect(new ConnParam().retryCount(7));
+            Side passive = passive(server.expect(CmEventType.CONNECT_REQUEST, WAIT).id());
+            passive.qp.postRecv(new RecvWr().wrId(1).sge(passive.mr.sge(0, 64)));
+            passive.id.accept(new ConnParam());
+            clients.expect(CmEventType.ESTABLISHED, WAIT);
+            server.expect(CmEventType.ESTABLISHED, WAIT);
+            equal(64, client.qp.query(QpAttr.AV).ahAttr().trafficClass(), "the QP's traffic class");
+            sendOne(client, passive, "on a set path");
+        }
+    }
+
+    /** AF_IB: bind, listen, resolve_addr and resolve_route on rxe0's GID, each answer as C's. */
+    private void afIbAsInC() throws Exception {
+        Gid gid = rxe0Gid();
+        int port = port();
+        IbSocketAddress ib = IbSocketAddress.of(gid, PortSpace.TCP, port);
+        StringBuilder java = new StringBuilder();
+        try (EventChannel channel = EventChannel.create()) {
+            RdmaCmId listener = channel.createId(PortSpace.TCP);
+            int bound = errno(() -> listener.bindAddr(ib));
+            java.append("bind ").append(bound).append('\n');
+            if (bound == 0) {
+                java.append("local ").append(text(listener.localSocketAddress())).append('\n');
+                java.append("device ").append(listener.context().deviceName()).append(" port ").append(listener.portNum())
+                        .append('\n');
+                java.append("listen ").append(errno(() -> listener.listen(1))).append('\n');
+            }
+            RdmaCmId id = channel.createId(PortSpace.TCP);
+            int resolved = errno(() -> id.resolveAddr(null, ib, Duration.ofSeconds(2)));
+            java.append("resolve_addr ").append(resolved).append('\n');
+            if (resolved == 0) {
+                CmEvent event = channel.getEvent(WAIT);
+                java.append(eventLine(event));
+                if (event.type() == CmEventType.ADDR_RESOLVED) {
+                    java.append("peer ").append(text(id.peerSocketAddress())).append('\n');
+                    int route = errno(() -> id.resolveRoute(Duration.ofSeconds(2)));
+                    java.append("resolve_route ").append(route).append('\n');
+                    if (route == 0) {
+                        java.append(eventLine(channel));
+                    }
+                }
+            }
+        }
+        System.out.println("  AF_IB " + ib + " on rxe0:\n" + java.toString().indent(4));
+        asInC(java.toString(), "afib", gidText(gid), Integer.toString(port));
+    }
+
+    /** A listener and a client in RDMA_PS_IB (an IP address, service ID 0x13F << 16 | port): ESTABLISHED and a message. */
+    private void portSpaceIb() throws Exception {
+        try (EventChannel server = EventChannel.create(); EventChannel clients = EventChannel.create()) {
+            InetSocketAddress at = address(port());
+            RdmaCmId listener = server.createId(PortSpace.IB);
+            listener.bindAddr(at);
+            listener.listen(4);
+            Side client = active(clients, at, PortSpace.IB);
+            equal(QpType.RC, client.qp.type(), "QP type in RDMA_PS_IB");
+            client.id.connect(new ConnParam().retryCount(7).privateData(ascii("ps ib")));
+            CmEvent request = server.expect(CmEventType.CONNECT_REQUEST, WAIT);
+            equal(PortSpace.IB, request.id().portSpace(), "port space of the request's identifier");
+            equal("ps ib", prefix(request.privateData(), 5), "request's private data");
+            Side passive = passive(request.id());
+            passive.qp.postRecv(new RecvWr().wrId(1).sge(passive.mr.sge(0, 64)));
+            passive.id.accept(new ConnParam());
+            clients.expect(CmEventType.ESTABLISHED, WAIT);
+            server.expect(CmEventType.ESTABLISHED, WAIT);
+            sendOne(client, passive, "in RDMA_PS_IB");
+        }
+    }
+
+    /**
+     * Queue pairs made with verbs, not rdma_create_qp: the server moves its own to INIT, RTR and
+     * RTS with rdma_init_qp_attr's attributes and accepts with its QPN; the client connects with
+     * its QPN, gets CONNECT_RESPONSE, moves its QP to RTR and RTS, and calls rdma_establish, upon
+     * which the server gets ESTABLISHED; then a message.
+     */
+    private void establishOwnQps() throws Exception {
+        try (EventChannel server = EventChannel.create(); EventChannel clients = EventChannel.create()) {
+            InetSocketAddress at = address(port());
+            listen(server, at);
+            RdmaCmId id = clients.createId(PortSpace.TCP);
+            id.resolveAddr(null, at, WAIT);
+            clients.expect(CmEventType.ADDR_RESOLVED, WAIT);
+            id.resolveRoute(WAIT);
+            clients.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+            Side client = ownQp(id);
+            id.modifyQp(client.qp, QpState.INIT);
+            id.connect(new ConnParam().qpNum(client.qp.qpNum()).responderResources(1).initiatorDepth(1).retryCount(7)
+                    .rnrRetryCount(7));
+            CmEvent request = server.expect(CmEventType.CONNECT_REQUEST, WAIT);
+            equal(client.qp.qpNum(), request.conn().qpNum(), "the client's QPN in the request");
+            Side passive = ownQp(request.id());
+            passive.id.modifyQp(passive.qp, QpState.INIT);
+            passive.qp.postRecv(new RecvWr().wrId(1).sge(passive.mr.sge(0, 64)));
+            passive.id.modifyQp(passive.qp, QpState.RTR);
+            passive.id.modifyQp(passive.qp, QpState.RTS);
+            passive.id.accept(new ConnParam().qpNum(passive.qp.qpNum()).responderResources(1).initiatorDepth(1));
+            CmEvent response = clients.expect(CmEventType.CONNECT_RESPONSE, WAIT);
+            System.out.println("  " + response);
+            equal(passive.qp.qpNum(), response.conn().qpNum(), "the server's QPN in the reply");
+            RdmaCmId.InitQpAttr rtr = id.initQpAttr(QpState.RTR);
+            equal(passive.qp.qpNum(), rtr.attr().destQpNum(), "rdma_init_qp_attr's destination QPN");
+            client.qp.modify(rtr.attr(), rtr.mask());
+            id.modifyQp(client.qp, QpState.RTS);
+            equal(QpState.RTS, client.qp.state(), "client QP state");
+            require(id.qp() == null, "no QP made by rdma_create_qp");
+            id.establish();
+            server.expect(CmEventType.ESTABLISHED, WAIT);
+            require(clients.getEvent(Duration.ofMillis(200)) == null, "an event on the client after rdma_establish");
+            sendOne(client, passive, "own queue pairs");
+            client.qp.close();
+            passive.qp.close();
+        }
+    }
+
+    /** An identifier with a queue pair made by verbs on its context ({@code ibv_create_qp}), not by librdmacm. */
+    private Side ownQp(RdmaCmId id) {
+        Context ctx = id.context();
+        Pd pd = ctx.pd();
+        Cq cq = ctx.cq(32);
+        Qp qp = pd.qp(new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(16, 16, 1, 1, 0)));
+        Mr mr = pd.mr(arena.allocate(4096, 4096), Access.LOCAL_WRITE);
+        return new Side(id, pd, cq, qp, mr);
+    }
+
+    /** Sends {@code text} from {@code from} to {@code to}, whose receive is posted, and checks it arrived. */
+    private void sendOne(Side from, Side to, String text) {
+        put(from.mr, 0, text);
+        from.qp.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sge(from.mr.sge(0, text.length()))
+                .flags(SendFlags.SIGNALED));
+        completion(from.cq, WcOpcode.SEND);
+        completion(to.cq, WcOpcode.RECV);
+        equal(text, get(to.mr, 0, text.length()), "received");
+    }
+
+    /** rxe0's GID at index 0 of port 1, found through an identifier resolved to the VM's address. */
+    private Gid rxe0Gid() throws Exception {
+        try (EventChannel channel = EventChannel.create()) {
+            RdmaCmId id = channel.createId(PortSpace.TCP);
+            id.resolveAddr(null, address(port()), WAIT);
+            channel.expect(CmEventType.ADDR_RESOLVED, WAIT);
+            return id.context().queryGid(id.portNum(), 0);
+        }
+    }
+
+    /** A GID in IPv6 notation, as inet_pton reads it. */
+    private static String gidText(Gid gid) throws IOException {
+        return InetAddress.getByAddress(gid.toBytes()).getHostAddress();
+    }
+
+    /** Runs {@code cm_oracle} with {@code args} and checks it printed {@code java}. */
+    private void asInC(String java, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(oracle));
+        command.addAll(Arrays.asList(args));
+        Process c = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = output(c);
+        equal(0, c.exitValue(), "cm_oracle " + String.join(" ", args) + " exit status; it said " + out);
+        equal(out, java, "Java's answers to " + String.join(" ", args) + " (left: C's)");
+    }
+
+    /** The errno of {@code call}'s {@link SysException}, 0 when it succeeds. */
+    private static int errno(VmChecks.Check call) throws Exception {
+        try {
+            call.run();
+            return 0;
+        } catch (SysException e) {
+            return e.errno();
+        }
+    }
+
+    private static String eventLine(EventChannel channel) {
+        return eventLine(channel.getEvent(WAIT));
+    }
+
+    /** An event as {@code cm_oracle} prints one. */
+    private static String eventLine(CmEvent event) {
+        return "event " + event.type().text() + " status " + event.status() + "\n";
+    }
+
+    /** A socket address as {@code cm_oracle} prints one. */
+    private static String text(SocketAddress address) {
+        return switch (address) {
+            case null -> "-";
+            case InetSocketAddress ip when ip.getAddress() instanceof Inet4Address ->
+                    ip.getAddress().getHostAddress() + ":" + ip.getPort();
+            case InetSocketAddress ip -> "[" + hex(ip.getAddress().getAddress()) + "]:" + ip.getPort();
+            case IbSocketAddress ib -> "ib[" + hex(ib.gid().toBytes()) + "] sid 0x" + Long.toHexString(ib.serviceId())
+                    + " mask 0x" + Long.toHexString(ib.serviceIdMask()) + " pkey 0x" + Integer.toHexString(ib.pkey());
+            default -> throw new AssertionError(address);
+        };
+    }
+
+    private static String hex(byte[] bytes) {
+        return HexFormat.of().formatHex(bytes);
+    }
+
     private static void expectClosed(VmChecks.Check call) throws Exception {
         try {
             call.run();
@@ -720,7 +1098,11 @@ public final class CmInVm {
     }
 
     private Side active(EventChannel channel, InetSocketAddress to) {
-        RdmaCmId id = channel.createId(PortSpace.TCP);
+        return active(channel, to, PortSpace.TCP);
+    }
+
+    private Side active(EventChannel channel, InetSocketAddress to, PortSpace ps) {
+        RdmaCmId id = channel.createId(ps);
         id.resolveAddr(null, to, WAIT);
         channel.expect(CmEventType.ADDR_RESOLVED, WAIT);
         id.resolveRoute(WAIT);

@@ -3,17 +3,21 @@ package org.jrdma.cm.ffi;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
-import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import org.jrdma.cm.ffi.RawCmEvent.RawConnParam;
 import org.jrdma.ffi.Errors;
 import org.jrdma.iba.Gid;
 import org.jrdma.verbs.ffi.IbvQp;
+import org.jrdma.verbs.ffi.IbvQpAttr;
+import org.jrdma.verbs.ffi.Structs;
 
 /**
  * {@code struct rdma_cm_id}: a connection identifier ({@code rdma_create_id}), the RDMA
@@ -30,6 +34,35 @@ public final class CmId extends CmObject {
     public static final int PS_UDP = 0x0111;
     /** {@code RDMA_PS_IB}: any IB service ID, connected or datagram by the QP type. */
     public static final int PS_IB = 0x013F;
+
+    /** {@code RDMA_OPTION_ID}: options of the identifier. */
+    public static final int OPTION_ID = 0;
+    /** {@code RDMA_OPTION_IB}: InfiniBand options. */
+    public static final int OPTION_IB = 1;
+    /** {@code RDMA_OPTION_ID_TOS} ({@code uint8_t}): the type of service (RFC 2474), the GRH traffic class on RoCE. */
+    public static final int OPTION_ID_TOS = 0;
+    /** {@code RDMA_OPTION_ID_REUSEADDR} ({@code int}): like {@code SO_REUSEADDR}. */
+    public static final int OPTION_ID_REUSEADDR = 1;
+    /** {@code RDMA_OPTION_ID_AFONLY} ({@code int}): like {@code IPV6_V6ONLY}. */
+    public static final int OPTION_ID_AFONLY = 2;
+    /** {@code RDMA_OPTION_ID_ACK_TIMEOUT} ({@code uint8_t}): the QP's local ACK timeout, 4.096 µs × 2^value. */
+    public static final int OPTION_ID_ACK_TIMEOUT = 3;
+    /** {@code RDMA_OPTION_IB_PATH} ({@code struct ibv_path_data[]}). */
+    public static final int OPTION_IB_PATH = 1;
+    /** {@code RDMA_CM_JOIN_MC_ATTR_ADDRESS}. */
+    public static final int JOIN_MC_ATTR_ADDRESS = 1;
+    /** {@code RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS}. */
+    public static final int JOIN_MC_ATTR_JOIN_FLAGS = 1 << 1;
+    /** {@code RDMA_MC_JOIN_FLAG_FULLMEMBER}: send and receive. */
+    public static final int MC_JOIN_FLAG_FULLMEMBER = 0;
+    /** {@code RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER}: send only (IBA 15.2.5.17 JoinState bit 3). */
+    public static final int MC_JOIN_FLAG_SENDONLY_FULLMEMBER = 1;
+    /** {@code IBV_PATH_FLAG_GMP}. */
+    public static final int PATH_FLAG_GMP = 1;
+    /** {@code IBV_PATH_FLAG_PRIMARY}. */
+    public static final int PATH_FLAG_PRIMARY = 1 << 1;
+    /** {@code IBV_PATH_FLAG_BIDIRECTIONAL}: outbound and inbound reverse. */
+    public static final int PATH_FLAG_BIDIRECTIONAL = (1 << 3) | (1 << 5);
 
     private static final FunctionDescriptor INT_ID = FunctionDescriptor.of(JAVA_INT, ADDRESS);
     private static final FunctionDescriptor INT_ID_ADDR = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS);
@@ -54,6 +87,12 @@ public final class CmId extends CmObject {
     private static final MethodHandle ESTABLISH = Rdmacm.function("rdma_establish", INT_ID, true);
     private static final MethodHandle JOIN_MULTICAST = Rdmacm.function("rdma_join_multicast",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), true);
+    private static final MethodHandle JOIN_MULTICAST_EX = Rdmacm.function("rdma_join_multicast_ex",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), true);
+    private static final MethodHandle SET_OPTION = Rdmacm.function("rdma_set_option",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG), true);
+    private static final MethodHandle INIT_QP_ATTR = Rdmacm.function("rdma_init_qp_attr",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), true);
     private static final MethodHandle LEAVE_MULTICAST = Rdmacm.function("rdma_leave_multicast", INT_ID_ADDR, true);
     private static final MethodHandle MIGRATE_ID = Rdmacm.function("rdma_migrate_id", INT_ID_ADDR, true);
     private static final MethodHandle CREATE_QP = Rdmacm.function("rdma_create_qp",
@@ -72,6 +111,13 @@ public final class CmId extends CmObject {
     private static final long SGID = CmStructs.offset(CmStructs.RDMA_CM_ID, "route.addr.addr.ibaddr.sgid");
     private static final long DGID = CmStructs.offset(CmStructs.RDMA_CM_ID, "route.addr.addr.ibaddr.dgid");
     private static final VarHandle PKEY = CmStructs.handle(CmStructs.RDMA_CM_ID, "route.addr.addr.ibaddr.pkey");
+    private static final VarHandle PATH_REC = CmStructs.handle(CmStructs.RDMA_CM_ID, "route.path_rec");
+    private static final VarHandle MC_COMP_MASK = CmStructs.handle(CmStructs.RDMA_CM_JOIN_MC_ATTR_EX, "comp_mask");
+    private static final VarHandle MC_JOIN_FLAGS = CmStructs.handle(CmStructs.RDMA_CM_JOIN_MC_ATTR_EX, "join_flags");
+    private static final VarHandle MC_ADDR = CmStructs.handle(CmStructs.RDMA_CM_JOIN_MC_ATTR_EX, "addr");
+    private static final VarHandle PD_FLAGS = CmStructs.handle(CmStructs.IBV_PATH_DATA, "flags");
+    private static final long PD_PATH = CmStructs.offset(CmStructs.IBV_PATH_DATA, "path");
+    private static final VarHandle QP_ATTR_STATE = CmStructs.handle(Structs.IBV_QP_ATTR, "qp_state");
 
     private static final VarHandle P_DATA = CmStructs.handle(CmStructs.RDMA_CONN_PARAM, "private_data");
     private static final VarHandle P_LEN = CmStructs.handle(CmStructs.RDMA_CONN_PARAM, "private_data_len");
@@ -140,14 +186,33 @@ public final class CmId extends CmObject {
         return (int) NUM_PATHS.get(ptr, 0L);
     }
 
-    /** {@code rdma_get_local_addr}: the source address, or null when not IPv4 or IPv6. */
-    public InetSocketAddress localAddress() {
+    /** {@code rdma_get_local_addr}: the source address, or null when it has no family yet. */
+    public Sockaddr localAddress() {
         return Sockaddrs.read(ptr, SRC);
     }
 
-    /** {@code rdma_get_peer_addr}: the destination address, or null when not IPv4 or IPv6. */
-    public InetSocketAddress peerAddress() {
+    /** {@code rdma_get_peer_addr}: the destination address, or null when it has no family yet. */
+    public Sockaddr peerAddress() {
         return Sockaddrs.read(ptr, DST);
+    }
+
+    /**
+     * {@code route.path_rec[0 .. num_paths)}: the path records of the resolved route, or of a
+     * connect request's identifier.
+     */
+    public List<RawPathRec> pathRecords() {
+        int n = numPaths();
+        MemorySegment first = (MemorySegment) PATH_REC.get(ptr, 0L);
+        if (n == 0 || first.address() == 0) {
+            return List.of();
+        }
+        MemorySegment all = first.reinterpret(n * CmStructs.IBV_SA_PATH_REC.byteSize(), arena, null);
+        List<RawPathRec> records = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            records.add(RawPathRec.read(all.asSlice(i * CmStructs.IBV_SA_PATH_REC.byteSize(),
+                    CmStructs.IBV_SA_PATH_REC.byteSize())));
+        }
+        return List.copyOf(records);
     }
 
     /** {@code route.addr.addr.ibaddr.sgid}. */
@@ -166,7 +231,7 @@ public final class CmId extends CmObject {
     }
 
     /** {@code rdma_resolve_addr}; {@code src} may be null. */
-    public void resolveAddr(InetSocketAddress src, InetSocketAddress dst, int timeoutMillis) {
+    public void resolveAddr(Sockaddr src, Sockaddr dst, int timeoutMillis) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             Errors.notMinusOne("rdma_resolve_addr", (int) RESOLVE_ADDR.invokeExact(state, ptr,
@@ -187,7 +252,7 @@ public final class CmId extends CmObject {
     }
 
     /** {@code rdma_bind_addr}. */
-    public void bindAddr(InetSocketAddress address) {
+    public void bindAddr(Sockaddr address) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             Errors.notMinusOne("rdma_bind_addr", (int) BIND_ADDR.invokeExact(state, ptr, Sockaddrs.of(address, arena)),
@@ -298,7 +363,7 @@ public final class CmId extends CmObject {
     }
 
     /** {@code rdma_join_multicast} of the group at {@code address}. */
-    public void joinMulticast(InetSocketAddress address) {
+    public void joinMulticast(Sockaddr address) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             Errors.notMinusOne("rdma_join_multicast", (int) JOIN_MULTICAST.invokeExact(state, ptr,
@@ -308,8 +373,94 @@ public final class CmId extends CmObject {
         }
     }
 
+    /**
+     * {@code rdma_join_multicast_ex} of the group at {@code address} with {@code joinFlags}
+     * ({@link #MC_JOIN_FLAG_FULLMEMBER} or {@link #MC_JOIN_FLAG_SENDONLY_FULLMEMBER}), both given
+     * in {@code comp_mask}.
+     */
+    public void joinMulticastEx(Sockaddr address, int joinFlags) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = Errors.callState(arena);
+            MemorySegment attr = arena.allocate(CmStructs.RDMA_CM_JOIN_MC_ATTR_EX);
+            MC_COMP_MASK.set(attr, 0L, JOIN_MC_ATTR_ADDRESS | JOIN_MC_ATTR_JOIN_FLAGS);
+            MC_JOIN_FLAGS.set(attr, 0L, joinFlags);
+            MC_ADDR.set(attr, 0L, Sockaddrs.of(address, arena));
+            Errors.notMinusOne("rdma_join_multicast_ex", (int) JOIN_MULTICAST_EX.invokeExact(state, ptr, attr,
+                    MemorySegment.NULL), state, "group " + address + " join flags " + joinFlags);
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /** {@code rdma_set_option(id, level, optname, value, length)} with {@code value}'s bytes. */
+    public void setOption(int level, int optname, MemorySegment value) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = Errors.callState(arena);
+            Errors.notMinusOne("rdma_set_option", (int) SET_OPTION.invokeExact(state, ptr, level, optname, value,
+                    value.byteSize()), state, "level " + level + " option " + optname);
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /** {@code rdma_set_option} of a {@code uint8_t} ({@link #OPTION_ID_TOS}, {@link #OPTION_ID_ACK_TIMEOUT}). */
+    public void setOptionU8(int level, int optname, int value) {
+        try (Arena arena = Arena.ofConfined()) {
+            setOption(level, optname, arena.allocateFrom(JAVA_BYTE, (byte) value));
+        }
+    }
+
+    /** {@code rdma_set_option} of an {@code int} ({@link #OPTION_ID_REUSEADDR}, {@link #OPTION_ID_AFONLY}). */
+    public void setOptionInt(int level, int optname, int value) {
+        try (Arena arena = Arena.ofConfined()) {
+            setOption(level, optname, arena.allocateFrom(JAVA_INT, value));
+        }
+    }
+
+    /**
+     * {@code rdma_set_option(RDMA_OPTION_IB, RDMA_OPTION_IB_PATH)} of one {@code struct
+     * ibv_path_data}, primary, bidirectional and GMP (the flags the kernel requires): the route
+     * of an identifier whose address is resolved, in place of {@code rdma_resolve_route}.
+     * ROUTE_RESOLVED follows.
+     */
+    public void setIbPath(RawPathRec path) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment data = arena.allocate(CmStructs.IBV_PATH_DATA);
+            PD_FLAGS.set(data, 0L, PATH_FLAG_GMP | PATH_FLAG_PRIMARY | PATH_FLAG_BIDIRECTIONAL);
+            path.writeRecord(data.asSlice(PD_PATH, CmStructs.IBV_PATH_RECORD.byteSize()));
+            setOption(OPTION_IB, OPTION_IB_PATH, data);
+        }
+    }
+
+    /**
+     * {@code rdma_init_qp_attr}: the attributes (and their {@code ibv_qp_attr_mask}) that move a
+     * queue pair librdmacm did not make to state {@code qpState} for this identifier's connection.
+     */
+    public InitQpAttr initQpAttr(int qpState) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = Errors.callState(arena);
+            MemorySegment attr = arena.allocate(Structs.IBV_QP_ATTR);
+            QP_ATTR_STATE.set(attr, 0L, qpState);
+            MemorySegment mask = arena.allocate(JAVA_INT);
+            Errors.notMinusOne("rdma_init_qp_attr", (int) INIT_QP_ATTR.invokeExact(state, ptr, attr, mask), state,
+                    "for QP state " + qpState);
+            return new InitQpAttr(IbvQp.readAttr(attr), mask.get(JAVA_INT, 0));
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /**
+     * What {@link #initQpAttr} returns.
+     *
+     * @param attr the attributes
+     * @param mask the {@code ibv_qp_attr_mask} bits of those to apply
+     */
+    public record InitQpAttr(IbvQpAttr attr, int mask) {
+    }
+
     /** {@code rdma_leave_multicast} of the group at {@code address}. */
-    public void leaveMulticast(InetSocketAddress address) {
+    public void leaveMulticast(Sockaddr address) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             Errors.notMinusOne("rdma_leave_multicast", (int) LEAVE_MULTICAST.invokeExact(state, ptr,

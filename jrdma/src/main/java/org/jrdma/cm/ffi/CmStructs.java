@@ -7,6 +7,7 @@ import static java.lang.foreign.MemoryLayout.unionLayout;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.GroupLayout;
@@ -51,6 +52,20 @@ public final class CmStructs {
             JAVA_INT.withName("sin6_scope_id"))
             .withName("sockaddr_in6");
 
+    /**
+     * {@code struct sockaddr_ib} ({@code <infiniband/ib.h>}, {@code AF_IB}): a GID with a P_Key,
+     * flow label and IB CM service ID (and mask) in place of an IP address and port.
+     */
+    public static final GroupLayout SOCKADDR_IB = structLayout(
+            JAVA_SHORT.withName("sib_family"),
+            be16("sib_pkey"),
+            JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN).withName("sib_flowinfo"),
+            bytes("sib_addr", 16, 8),
+            be64("sib_sid"),
+            be64("sib_sid_mask"),
+            JAVA_LONG.withName("sib_scope_id"))
+            .withName("sockaddr_ib");
+
     /** {@code struct rdma_ib_addr}: the GIDs and P_Key an address resolved to. */
     public static final GroupLayout RDMA_IB_ADDR = structLayout(
             Structs.IBV_GID.withName("sgid"),
@@ -73,6 +88,93 @@ public final class CmStructs {
             JAVA_INT.withName("num_paths"),
             paddingLayout(4))
             .withName("rdma_route");
+
+    /**
+     * {@code struct ibv_sa_path_rec} ({@code <infiniband/sa.h>}): a path record as librdmacm
+     * reports a resolved route's paths ({@code route.path_rec}), its LIDs and P_Key in network
+     * order, the other members host values (IBA 15.2.5.16).
+     */
+    public static final GroupLayout IBV_SA_PATH_REC = structLayout(
+            Structs.IBV_GID.withName("dgid"),
+            Structs.IBV_GID.withName("sgid"),
+            be16("dlid"),
+            be16("slid"),
+            JAVA_INT.withName("raw_traffic"),
+            JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN).withName("flow_label"),
+            JAVA_BYTE.withName("hop_limit"),
+            JAVA_BYTE.withName("traffic_class"),
+            paddingLayout(2),
+            JAVA_INT.withName("reversible"),
+            JAVA_BYTE.withName("numb_path"),
+            paddingLayout(1),
+            be16("pkey"),
+            JAVA_BYTE.withName("sl"),
+            JAVA_BYTE.withName("mtu_selector"),
+            JAVA_BYTE.withName("mtu"),
+            JAVA_BYTE.withName("rate_selector"),
+            JAVA_BYTE.withName("rate"),
+            JAVA_BYTE.withName("packet_life_time_selector"),
+            JAVA_BYTE.withName("packet_life_time"),
+            JAVA_BYTE.withName("preference"))
+            .withName("ibv_sa_path_rec");
+
+    /**
+     * {@code struct ibv_path_record} ({@code <infiniband/sa.h>}): a path record in its wire form
+     * (IBA 15.2.5.16, from the service ID on), what {@code RDMA_OPTION_IB_PATH} sets.
+     */
+    public static final GroupLayout IBV_PATH_RECORD = structLayout(
+            be64("service_id"),
+            Structs.IBV_GID.withName("dgid"),
+            Structs.IBV_GID.withName("sgid"),
+            be16("dlid"),
+            be16("slid"),
+            JAVA_INT.withOrder(ByteOrder.BIG_ENDIAN).withName("flowlabel_hoplimit"),
+            JAVA_BYTE.withName("tclass"),
+            JAVA_BYTE.withName("reversible_numpath"),
+            be16("pkey"),
+            be16("qosclass_sl"),
+            JAVA_BYTE.withName("mtu"),
+            JAVA_BYTE.withName("rate"),
+            JAVA_BYTE.withName("packetlifetime"),
+            JAVA_BYTE.withName("preference"),
+            bytes("reserved", 6, 1))
+            .withName("ibv_path_record");
+
+    /** {@code struct ibv_path_data}: a path record and which direction(s) it is for ({@code IBV_PATH_FLAG_*}). */
+    public static final GroupLayout IBV_PATH_DATA = structLayout(
+            JAVA_INT.withName("flags"),
+            JAVA_INT.withName("reserved"),
+            IBV_PATH_RECORD.withName("path"))
+            .withName("ibv_path_data");
+
+    /**
+     * {@code struct rdma_addrinfo}: one answer of {@code rdma_getaddrinfo}, or its hints: the
+     * addresses, the port space and QP type, and the route and connect data for them.
+     */
+    public static final GroupLayout RDMA_ADDRINFO = structLayout(
+            JAVA_INT.withName("ai_flags"),
+            JAVA_INT.withName("ai_family"),
+            JAVA_INT.withName("ai_qp_type"),
+            JAVA_INT.withName("ai_port_space"),
+            JAVA_INT.withName("ai_src_len"),
+            JAVA_INT.withName("ai_dst_len"),
+            ADDRESS.withName("ai_src_addr"),
+            ADDRESS.withName("ai_dst_addr"),
+            ADDRESS.withName("ai_src_canonname"),
+            ADDRESS.withName("ai_dst_canonname"),
+            JAVA_LONG.withName("ai_route_len"),
+            ADDRESS.withName("ai_route"),
+            JAVA_LONG.withName("ai_connect_len"),
+            ADDRESS.withName("ai_connect"),
+            ADDRESS.withName("ai_next"))
+            .withName("rdma_addrinfo");
+
+    /** {@code struct rdma_cm_join_mc_attr_ex}: the group and the join state of {@code rdma_join_multicast_ex}. */
+    public static final GroupLayout RDMA_CM_JOIN_MC_ATTR_EX = structLayout(
+            JAVA_INT.withName("comp_mask"),
+            JAVA_INT.withName("join_flags"),
+            ADDRESS.withName("addr"))
+            .withName("rdma_cm_join_mc_attr_ex");
 
     /** {@code struct rdma_event_channel}: the file descriptor events are read from. */
     public static final GroupLayout RDMA_EVENT_CHANNEL = structLayout(JAVA_INT.withName("fd"))
@@ -134,8 +236,9 @@ public final class CmStructs {
             .withName("rdma_cm_event");
 
     /** Every layout above, for the layout test. */
-    public static final List<GroupLayout> ALL = List.of(SOCKADDR_IN, SOCKADDR_IN6, RDMA_IB_ADDR, RDMA_ADDR,
-            RDMA_ROUTE, RDMA_EVENT_CHANNEL, RDMA_CM_ID, RDMA_CONN_PARAM, RDMA_UD_PARAM, RDMA_CM_EVENT);
+    public static final List<GroupLayout> ALL = List.of(SOCKADDR_IN, SOCKADDR_IN6, SOCKADDR_IB, RDMA_IB_ADDR,
+            RDMA_ADDR, RDMA_ROUTE, IBV_SA_PATH_REC, IBV_PATH_RECORD, IBV_PATH_DATA, RDMA_ADDRINFO,
+            RDMA_CM_JOIN_MC_ATTR_EX, RDMA_EVENT_CHANNEL, RDMA_CM_ID, RDMA_CONN_PARAM, RDMA_UD_PARAM, RDMA_CM_EVENT);
 
     private CmStructs() {
     }
@@ -157,6 +260,10 @@ public final class CmStructs {
 
     private static ValueLayout be16(String name) {
         return JAVA_SHORT.withOrder(ByteOrder.BIG_ENDIAN).withName(name);
+    }
+
+    private static ValueLayout be64(String name) {
+        return JAVA_LONG.withOrder(ByteOrder.BIG_ENDIAN).withName(name);
     }
 
     private static MemoryLayout bytes(String name, long count, long alignment) {

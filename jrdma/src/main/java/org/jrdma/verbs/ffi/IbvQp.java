@@ -243,35 +243,40 @@ public final class IbvQp extends NativeObject {
             MemorySegment a = arena.allocate(Structs.IBV_QP_ATTR);
             MemorySegment init = arena.allocate(Structs.IBV_QP_INIT_ATTR);
             Errors.zero("ibv_query_qp", (int) QUERY_QP.invokeExact(ptr, a, mask, init));
-            return new IbvQpAttr((int) QP_STATE.get(a, 0L),
-                    (int) CUR_QP_STATE.get(a, 0L),
-                    (int) PATH_MTU.get(a, 0L),
-                    (int) PATH_MIG_STATE.get(a, 0L),
-                    (int) QKEY.get(a, 0L),
-                    (int) RQ_PSN.get(a, 0L),
-                    (int) SQ_PSN.get(a, 0L),
-                    (int) DEST_QP_NUM.get(a, 0L),
-                    (int) QP_ACCESS_FLAGS.get(a, 0L),
-                    readCap(a, CAP),
-                    AhAttrs.read(a, AH_ATTR),
-                    AhAttrs.read(a, ALT_AH_ATTR),
-                    Short.toUnsignedInt((short) PKEY_INDEX.get(a, 0L)),
-                    Short.toUnsignedInt((short) ALT_PKEY_INDEX.get(a, 0L)),
-                    (byte) EN_SQD_ASYNC_NOTIFY.get(a, 0L) != 0,
-                    (byte) SQ_DRAINING.get(a, 0L) != 0,
-                    AhAttrs.u8(MAX_RD_ATOMIC, a, 0L),
-                    AhAttrs.u8(MAX_DEST_RD_ATOMIC, a, 0L),
-                    AhAttrs.u8(MIN_RNR_TIMER, a, 0L),
-                    AhAttrs.u8(PORT_NUM, a, 0L),
-                    AhAttrs.u8(TIMEOUT, a, 0L),
-                    AhAttrs.u8(RETRY_CNT, a, 0L),
-                    AhAttrs.u8(RNR_RETRY, a, 0L),
-                    AhAttrs.u8(ALT_PORT_NUM, a, 0L),
-                    AhAttrs.u8(ALT_TIMEOUT, a, 0L),
-                    (int) RATE_LIMIT.get(a, 0L));
+            return readAttr(a);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
+    }
+
+    /** The {@code struct ibv_qp_attr} at the start of {@code a}, as {@code ibv_query_qp} or {@code rdma_init_qp_attr} filled it. */
+    public static IbvQpAttr readAttr(MemorySegment a) {
+        return new IbvQpAttr((int) QP_STATE.get(a, 0L),
+                (int) CUR_QP_STATE.get(a, 0L),
+                (int) PATH_MTU.get(a, 0L),
+                (int) PATH_MIG_STATE.get(a, 0L),
+                (int) QKEY.get(a, 0L),
+                (int) RQ_PSN.get(a, 0L),
+                (int) SQ_PSN.get(a, 0L),
+                (int) DEST_QP_NUM.get(a, 0L),
+                (int) QP_ACCESS_FLAGS.get(a, 0L),
+                readCap(a, CAP),
+                AhAttrs.read(a, AH_ATTR),
+                AhAttrs.read(a, ALT_AH_ATTR),
+                Short.toUnsignedInt((short) PKEY_INDEX.get(a, 0L)),
+                Short.toUnsignedInt((short) ALT_PKEY_INDEX.get(a, 0L)),
+                (byte) EN_SQD_ASYNC_NOTIFY.get(a, 0L) != 0,
+                (byte) SQ_DRAINING.get(a, 0L) != 0,
+                AhAttrs.u8(MAX_RD_ATOMIC, a, 0L),
+                AhAttrs.u8(MAX_DEST_RD_ATOMIC, a, 0L),
+                AhAttrs.u8(MIN_RNR_TIMER, a, 0L),
+                AhAttrs.u8(PORT_NUM, a, 0L),
+                AhAttrs.u8(TIMEOUT, a, 0L),
+                AhAttrs.u8(RETRY_CNT, a, 0L),
+                AhAttrs.u8(RNR_RETRY, a, 0L),
+                AhAttrs.u8(ALT_PORT_NUM, a, 0L),
+                AhAttrs.u8(ALT_TIMEOUT, a, 0L),
+                (int) RATE_LIMIT.get(a, 0L));
     }
 
     /** {@code ibv_attach_mcast}. */
