@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
@@ -60,6 +61,24 @@ public final class JsonOutput {
             out.flush();
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A JSON document another command wrote ({@code text}), as a value {@link #write} writes as it
+     * was: for a command that runs another with {@code --json} and carries its document.
+     *
+     * @throws IllegalArgumentException if {@code text} is not one JSON document
+     */
+    public static Object document(String text) {
+        try {
+            JsonNode document = MAPPER.readTree(text);
+            if (document == null || document.isMissingNode()) {
+                throw new IllegalArgumentException("not a JSON document: nothing written");
+            }
+            return document;
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not a JSON document: " + e.getOriginalMessage(), e);
         }
     }
 
