@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -112,6 +113,11 @@ public final class JsonOutput {
         return v instanceof Long l && l < 0 ? new BigInteger(Long.toUnsignedString(l)) : v;
     }
 
+    /**
+     * Puts {@code value} at {@code dottedName}: a part {@code name[i]} (an element of an array of
+     * nested structures, {@code caCongestionEntryList[3].cctiTimer}) is element {@code i} of the
+     * array {@code name}, the others nested objects.
+     */
     @SuppressWarnings("unchecked")
     private static void put(Map<String, Object> members, String dottedName, Object value) {
         int dot = dottedName.indexOf('.');
@@ -119,8 +125,20 @@ public final class JsonOutput {
             members.put(dottedName, value);
             return;
         }
-        Object inner = members.computeIfAbsent(dottedName.substring(0, dot), _ -> new LinkedHashMap<String, Object>());
-        put((Map<String, Object>) inner, dottedName.substring(dot + 1), value);
+        String part = dottedName.substring(0, dot);
+        Map<String, Object> inner;
+        int bracket = part.indexOf('[');
+        if (bracket > 0 && part.endsWith("]")) {
+            List<Object> elements = (List<Object>) members.computeIfAbsent(part.substring(0, bracket), _ -> new ArrayList<>());
+            int index = Integer.parseInt(part.substring(bracket + 1, part.length() - 1));
+            while (elements.size() <= index) {
+                elements.add(new LinkedHashMap<String, Object>());
+            }
+            inner = (Map<String, Object>) elements.get(index);
+        } else {
+            inner = (Map<String, Object>) members.computeIfAbsent(part, _ -> new LinkedHashMap<String, Object>());
+        }
+        put(inner, dottedName.substring(dot + 1), value);
     }
 
     /** A value written as one string. */
