@@ -1,7 +1,9 @@
 package org.jrdma.tools.scripts;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -71,10 +73,14 @@ abstract class ScriptCommand implements Callable<Integer> {
         StringWriter text = new StringWriter();
         spec.commandLine().setOut(new PrintWriter(text));
         int status;
+        String message;
         try {
             status = run();
-        } catch (Exception e) {
-            err().print(prog() + ": " + e.getMessage() + "\n");
+            message = text.toString();
+        } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+            // what the text run reports as ibtool's failure (status 255): here on standard error, and as the error document
+            message = e.getMessage() == null ? e.toString() : e.getMessage();
+            err().print(prog() + ": " + message + "\n");
             status = ExitCodes.FAILED;
             document = null;
         } finally {
@@ -82,7 +88,7 @@ abstract class ScriptCommand implements Callable<Integer> {
             err().flush();
             spec.commandLine().setOut(jsonOut);
         }
-        writeJson(status, text.toString());
+        writeJson(status, message);
         return status;
     }
 
