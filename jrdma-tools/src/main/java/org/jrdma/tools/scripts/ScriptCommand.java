@@ -51,7 +51,7 @@ abstract class ScriptCommand implements Callable<Integer> {
     List<String> args = new ArrayList<>();
 
     /** With {@code --json}: the command's result as its document, once it has one. */
-    private Object document;
+    private volatile Object document;
 
     /** With {@code --json}: the standard output the document goes to, while the text goes to a buffer. */
     private PrintWriter jsonOut;
