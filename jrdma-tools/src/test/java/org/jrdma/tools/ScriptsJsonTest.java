@@ -181,4 +181,23 @@ class ScriptsJsonTest {
         TextAndJson unreachable = run(fabric, "ibswportwatch", "-n", "1", "-p", "1", "99", "1");
         assertEquals(255, unreachable.error().get("status").asInt());
     }
+
+    /** Without {@code -n} ibswportwatch polls until it is stopped: the document of the cycles so far is written then (SIGTERM). */
+    @Test
+    void ibswportwatchWritesItsDocumentWhenStopped(Fabric fabric, @TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out");
+        ProcessBuilder pb = new ProcessBuilder(IbtoolProcess.ibtool("ibswportwatch", "--json", "--sim", fabric.socketName(), "-p", "1", "-G",
+                "0x0002c90300000a01", "1")).directory(fabric.workDir().toFile()).redirectOutput(out.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().putAll(fabric.clientEnvironment(null));
+        Process watch = pb.start();
+        try {
+            Thread.sleep(6000);
+        } finally {
+            IbtoolProcess.stop(watch);
+        }
+        JsonNode document = TextAndJson.parse(new IbtoolRun(0, Files.readString(out), ""));
+        assertTrue(document.get("cycles").size() >= 1, document.toString());
+        assertEquals(1.0, document.get("pauseSeconds").asDouble());
+    }
 }
