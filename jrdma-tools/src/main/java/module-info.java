@@ -8,8 +8,8 @@ module org.jrdma.tools {
     opens org.jrdma.tools.shell to info.picocli;
     opens org.jrdma.tools.fts to info.picocli, com.fasterxml.jackson.databind;
     opens org.jrdma.tools.cache to info.picocli, com.fasterxml.jackson.databind;
-    opens org.jrdma.tools.vendor to info.picocli;
-    opens org.jrdma.tools.cc to info.picocli;
+    opens org.jrdma.tools.vendor to info.picocli, com.fasterxml.jackson.databind;
+    opens org.jrdma.tools.cc to info.picocli, com.fasterxml.jackson.databind;
     opens org.jrdma.tools.json to info.picocli, com.fasterxml.jackson.databind;
-    opens org.jrdma.tools.scripts to info.picocli;
+    opens org.jrdma.tools.scripts to info.picocli, com.fasterxml.jackson.databind;
 }

@@ -150,9 +150,6 @@ final class IbtracertCommand extends FabricCommand {
 
     @Override
     int run() {
-        if (json() && mlid != null) {
-            throw new UsageException("--json: ibtracert has no JSON document for a multicast trace (-m) yet");
-        }
         RouteOrGuidOptions.Address src = parse(source, "source");
         RouteOrGuidOptions.Address dst = parse(destination, "destination");
         Integer multicastLid = mlid == null ? null : mlid(mlid);
@@ -173,7 +170,11 @@ final class IbtracertCommand extends FabricCommand {
                 }
             } else {
                 long target = smp.get(new SmpNodeInfo(), new SmpTarget.Lid(toLid), 0).portGuid().value();
-                out().print(new MulticastTrace(smp, map).trace(start.target().ports(), target, multicastLid, simple));
+                MulticastTrace.Route route = new MulticastTrace(smp, map).trace(start.target().ports(), target, multicastLid);
+                if (json()) {
+                    return json(route.json(multicastLid), ExitCodes.OK);
+                }
+                out().print(route.text(simple));
             }
         } catch (NoRoute e) {
             throw e.report();
@@ -181,7 +182,7 @@ final class IbtracertCommand extends FabricCommand {
             throw e.report();
         }
         if (json()) {
-            return json(new Json(jsonPath.getFirst(), jsonPath.subList(1, jsonPath.size() - 1), jsonPath.getLast()), ExitCodes.OK);
+            return json(new Json(jsonPath.getFirst(), jsonPath.subList(1, jsonPath.size() - 1), jsonPath.getLast(), null), ExitCodes.OK);
         }
         return ExitCodes.OK;
     }
@@ -191,9 +192,10 @@ final class IbtracertCommand extends FabricCommand {
 
     /**
      * {@code --json}: the route's first port ({@code from}), each hop ({@code outPort} the port the
-     * previous node forwards on, then the port reached) and the destination port ({@code to}).
+     * previous node forwards on, then the port reached) and the destination port ({@code to}); with
+     * {@code -m} the MLID whose multicast forwarding tables the route follows.
      */
-    record Json(JsonHop from, List<JsonHop> hops, JsonHop to) {
+    record Json(JsonHop from, List<JsonHop> hops, JsonHop to, Integer mlid) {
     }
 
     /**

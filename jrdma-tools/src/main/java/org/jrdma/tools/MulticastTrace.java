@@ -87,12 +87,12 @@ final class MulticastTrace {
     }
 
     /**
-     * The trace of {@code mlid} from the port at directed route {@code fromRoute} to the port
-     * {@code targetPortGuid}, in ibtracert's format ({@code simple} for {@code -n}).
+     * The route of {@code mlid} from the port at directed route {@code fromRoute} to the port
+     * {@code targetPortGuid}.
      *
      * @throws NoMulticastRoute if the MLID does not lead from one to the other
      */
-    String trace(int[] fromRoute, long targetPortGuid, int mlid, boolean simple) {
+    Route trace(int[] fromRoute, long targetPortGuid, int mlid) {
         if (mlid < FIRST_MLID) {
             throw new NoMulticastRoute("get_route", "invalid MLID; must be 0xc000 or larger");
         }
@@ -101,10 +101,40 @@ final class MulticastTrace {
             throw root.isSwitch() ? new NoMulticastRoute(null, "ibtracert from a switch to itself is unsupported")
                     : new NoMulticastRoute("find_mcpath", "ibtracert from CA to CA is unsupported");
         }
-        Reached found = search(root, targetPortGuid, mlid);
-        StringBuilder out = new StringBuilder();
-        print(found, simple, out);
-        return out.toString();
+        return new Route(search(root, targetPortGuid, mlid));
+    }
+
+    /** A multicast route found: the source, the nodes it passes, the destination port. */
+    static final class Route {
+        private final Reached found;
+
+        private Route(Reached found) {
+            this.found = found;
+        }
+
+        /** The route in ibtracert's format ({@code simple} for {@code -n}). */
+        String text(boolean simple) {
+            StringBuilder out = new StringBuilder();
+            print(found, simple, out);
+            return out.toString();
+        }
+
+        /** The route as ibtracert's JSON document has it: the ports in the text's order (From, each hop, To). */
+        IbtracertCommand.Json json(int mlid) {
+            List<Reached> path = new ArrayList<>();
+            for (Reached r = found; r != null; r = r.up()) {
+                path.addFirst(r);
+            }
+            List<IbtracertCommand.JsonHop> hops = path.subList(1, path.size()).stream().map(r -> hop(r.exitPort(), r, r.upPort())).toList();
+            return new IbtracertCommand.Json(hop(null, path.getFirst(), path.getFirst().info().localPortNum()), hops,
+                    hop(null, found, found.info().localPortNum()), mlid);
+        }
+
+        private static IbtracertCommand.JsonHop hop(Integer outPort, Reached node, int portNum) {
+            int lid = node.port().lid();
+            return new IbtracertCommand.JsonHop(outPort, IbtracertCommand.typeName(node.info().nodeType()), node.info().nodeGuid(),
+                    node.info().portGuid(), portNum, lid, lid + (1 << node.port().lmc()) - 1, node.name());
+        }
     }
 
     private Reached search(Reached root, long target, int mlid) {

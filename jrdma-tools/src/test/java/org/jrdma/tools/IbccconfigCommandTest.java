@@ -30,6 +30,32 @@ class IbccconfigCommandTest {
         AgainstC.run(fabric, "ibccconfig", args.split(" ")).assertSame();
     }
 
+    /**
+     * {@code --json}: the attribute as written, with the Set's modifier, where the text prints
+     * nothing; an argument the C tool refuses is the error document with its message (README, "JSON output").
+     */
+    @Test
+    void jsonHasTheAttributeWritten(Fabric fabric) {
+        String sim = fabric.socketName();
+        TextAndJson ca = TextAndJson.of("ibccconfig", "--sim", sim, "CS", "4", "0", "0x3", "150", "1", "0", "0");
+        assertEquals(0, ca.json().exitCode(), ca.json().err());
+        assertEquals("", ca.text().out());
+        assertEquals("CACongestionSetting", ca.document().get("attribute").asText());
+        assertEquals(0, ca.document().get("attributeModifier").asInt());
+        assertEquals(3, ca.document().at("/value/controlMap").asInt());
+        assertEquals(150, ca.document().at("/value/caCongestionEntryList/1/cctiTimer").asInt());
+        assertEquals(0, ca.document().at("/value/caCongestionEntryList/2/cctiTimer").asInt());
+        TextAndJson table = TextAndJson.of("ibccconfig", "--sim", sim, "CT", "4", "1", "0", "0:0", "0:1");
+        assertEquals(0, table.json().exitCode(), table.json().err());
+        assertEquals(0, table.document().get("attributeModifier").asInt());
+        assertEquals(1, table.document().at("/value/cctiLimit").asInt());
+        assertEquals(1, table.document().at("/value/cctiEntryList/1/cctMultiplier").asInt());
+        TextAndJson bad = TextAndJson.of("ibccconfig", "--sim", sim, "SP", "4", "1", "1");
+        assertEquals(255, bad.error().get("status").asInt());
+        assertEquals(bad.text().out().replaceFirst("^ibccconfig: iberror: failed: ", "").strip(), bad.error().get("message").asText());
+        assertEquals("operation SP: invalid number of parameters for SwitchPortCongestion", bad.error().get("message").asText());
+    }
+
     @Test
     void badOptionsHelpAndVersionAnswerAsTheCToolDoes(Fabric fabric) {
         for (String[] args : new String[][] {{"CK"}, {}, {"-Q", "CK", "4"}, {"-c"}, {"-h"}}) {

@@ -3,6 +3,7 @@ package org.jrdma.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import org.jrdma.testkit.fabric.Fabric;
@@ -88,6 +89,52 @@ class IbccqueryCommandTest {
         String ours = run.ours().out();
         run.assertSame(text -> text.substring(0, Math.min(text.length(), ours.length())));
         return ours;
+    }
+
+    /**
+     * {@code --json}: the attribute by its IBA name with its components, against the same run's
+     * text (ibsim's zeros, and a switch's CongestionLog from a jrdma agent); a failure is the error
+     * document (README, "JSON output").
+     */
+    @Test
+    void jsonHasTheAttributeTheTextShows(Fabric fabric) {
+        String sim = fabric.socketName();
+        TextAndJson info = TextAndJson.of("ibccquery", "--sim", sim, "CI", "1");
+        assertEquals("CongestionInfo", info.document().get("attribute").asText());
+        assertEquals(1, info.document().get("lid").asInt());
+        assertEquals(Integer.parseInt(info.find("^ControlTableCap:\\.+(\\d+)$")), info.document().at("/value/controlTableCap").asInt());
+
+        TextAndJson ports = TextAndJson.of("ibccquery", "--sim", sim, "SP", "1");
+        assertEquals(ports.findAll("^Port:\\.+(\\d+)$"), ports.document().get("value").findValuesAsText("portNum"));
+        assertEquals(ports.findAll("^Valid:\\.+(\\d+)$"), ports.document().get("value").findValuesAsText("valid"));
+        TextAndJson port = TextAndJson.of("ibccquery", "--sim", sim, "SP", "1", "3");
+        assertEquals(3, port.document().at("/value/0/portNum").asInt());
+        assertEquals(Integer.parseInt(port.find("^Packet_Size:\\.+(\\d+)$")), port.document().at("/value/0/setting/packetSize").asInt());
+
+        TextAndJson ca = TextAndJson.of("ibccquery", "--sim", sim, "CS", "4");
+        assertEquals(ca.count("^SL:"), ca.document().at("/value/caCongestionEntryList").size());
+        TextAndJson table = TextAndJson.of("ibccquery", "--sim", sim, "CT", "1");
+        assertEquals(Integer.parseInt(table.find("^CCTI_Limit:\\.+(\\d+)$")), table.document().at("/value/cctiLimit").asInt());
+        assertEquals(table.count("^Entry:"), table.document().at("/value/entries").size());
+        TextAndJson key = TextAndJson.of("ibccquery", "--sim", sim, "CK", "1");
+        assertEquals(Long.decode(key.find("^CC_Key:\\.+(0x\\p{XDigit}+)$")), key.document().at("/value/ccKey").asLong());
+
+        TextAndJson timestamp = TextAndJson.of("ibccquery", "--sim", sim, "TI", "1");
+        assertEquals("operation TI: timestamp query failed", timestamp.error().get("message").asText());
+        TextAndJson unknown = TextAndJson.of("ibccquery", "--sim", sim, "foo", "1");
+        assertEquals(255, unknown.error().get("status").asInt());
+
+        ByteBuffer log = ByteBuffer.allocate(224);
+        log.put(0, (byte) 1).put(1, (byte) 1).putShort(2, (short) 3).putInt(4, 1000).put(39, (byte) 0x06);
+        log.putShort(40, (short) 4).putShort(42, (short) 5).put(44, (byte) 0x10).putInt(48, 999);
+        try (FixedAnswerAgent agent = FixedAnswerAgent.start(fabric, "node03 HCA-1", 0x21, 2, 32, Map.of(0x0013, log.array()))) {
+            TextAndJson switchLog = TextAndJson.of("ibccquery", "--sim", sim, "CL", Integer.toString(agent.lid()));
+            JsonNode value = switchLog.document().get("value");
+            assertEquals(1, value.get("logType").asInt());
+            assertEquals(Integer.parseInt(switchLog.find("^LogEventsCounter:\\.+(\\d+)$")), value.get("logEventsCounter").asInt());
+            assertEquals(switchLog.findAll("^SLID:\\.+(\\d+)$"), value.get("congestionEntryList").findValuesAsText("slid"));
+            assertEquals(switchLog.findAll("^DLID:\\.+(\\d+)$"), value.get("congestionEntryList").findValuesAsText("dlid"));
+        }
     }
 
     @Test

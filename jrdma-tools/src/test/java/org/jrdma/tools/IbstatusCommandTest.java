@@ -2,12 +2,15 @@ package org.jrdma.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,6 +48,31 @@ class IbstatusCommandTest {
         Files.writeString(copy, Files.readString(Path.of("/usr/sbin/ibstatus")).replace("\"/sys/class/infiniband\"", "\"" + ib + "\""));
         String[] split = args.isEmpty() ? new String[0] : args.split(" ");
         assertSame(script(copy, split), ibtool(sysfs, split));
+    }
+
+    /** {@code --json}: each port the text shows, its values as the text has them; a fatal error is the error document. */
+    @Test
+    void jsonHasThePortsTheTextShows(@TempDir Path dir) throws Exception {
+        Path sysfs = dir.resolve("sys");
+        Path ib = sysfs.resolve("class/infiniband");
+        port(ib.resolve("mlx5_0/ports/1"), Map.of("gids/0", "fe80:0000:0000:0000:0002:c903:0000:1011\n", "lid", "0x4\n",
+                "sm_lid", "0x1\n", "state", "4: ACTIVE\n", "phys_state", "5: LinkUp\n", "rate", "40 Gb/sec (4X QDR)\n",
+                "link_layer", "InfiniBand\n"));
+        port(ib.resolve("mlx5_0/ports/2"), Map.of("lid", "0x0\n", "state", "1: DOWN\n", "phys_state", "3: Disabled\n"));
+        TextAndJson runs = TextAndJson.of("ibstatus", "--sysfs", sysfs.toString());
+        JsonNode ports = runs.document().get("ports");
+        assertEquals(runs.count("^Infiniband device "), ports.size());
+        assertEquals(runs.findAll("^Infiniband device '(\\S+)'"), ports.findValuesAsText("device"));
+        assertEquals(runs.findAll("port (\\d+) status:$"), ports.findValuesAsText("portNum"));
+        assertEquals(runs.findAll("^\tstate:\t\t (.*)$"), ports.findValuesAsText("state"));
+        assertEquals(runs.findAll("^\tbase lid:\t (.*)$"), ports.findValuesAsText("baseLid"));
+        assertEquals(runs.findAll("^\trate:\t\t (.*)$"), ports.findValuesAsText("rate"));
+        assertEquals(runs.findAll("^\tlink_layer:\t (.*)$"), ports.findValuesAsText("linkLayer"));
+        assertEquals("fe80:0000:0000:0000:0002:c903:0000:1011", ports.get(0).get("defaultGid").asText());
+
+        TextAndJson missing = TextAndJson.of("ibstatus", "--sysfs", sysfs.toString(), "nodev");
+        assertEquals(255, missing.error().get("status").asInt());
+        assertEquals(missing.text().out().strip(), missing.error().get("message").asText());
     }
 
     private static void port(Path dir, Map<String, String> files) throws IOException {

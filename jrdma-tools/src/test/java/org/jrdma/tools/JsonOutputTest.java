@@ -160,9 +160,10 @@ class JsonOutputTest {
         assertEquals(runs.text("^From \\S+ \\{(0x\\p{XDigit}+)\\}"), runs.document().at("/from/nodeGuid").asText());
         assertEquals(runs.text("^To \\S+ \\{(0x\\p{XDigit}+)\\}"), runs.document().at("/to/nodeGuid").asText());
         assertEquals(1, runs.document().at("/to/lid").asInt());
-        IbtoolRun multicast = IbtoolRun.of("ibtracert", "--json", "--sim", fabric.socketName(), "-m", "0xc000", Integer.toString(local), "1");
-        assertEquals(2, multicast.exitCode(), "no document for multicast traces yet");
-        assertEquals(2, JSON.readTree(multicast.out()).at("/error/status").asInt());
+        Runs multicast = Runs.of(fabric, "ibtracert", "-m", "0xc000", Integer.toString(local), "1");
+        // no port has joined the MLID on this fabric: the text's failure, as the error document (MulticastTraceTest has a route)
+        assertEquals(255, multicast.text().exitCode());
+        assertEquals(255, multicast.document().at("/error/status").asInt(), multicast.json().out());
     }
 
     @Test

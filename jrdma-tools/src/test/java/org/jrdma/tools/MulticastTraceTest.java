@@ -3,6 +3,7 @@ package org.jrdma.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.sa.SaMcMemberRecord;
@@ -55,6 +56,28 @@ class MulticastTraceTest {
         for (String node : List.of("spine1", "node01 HCA-1", "node05 HCA-1")) {
             AgainstC.runAt(fabric, node, "ibtracert", words).assertSame();
         }
+    }
+
+    /**
+     * {@code --json} of a multicast trace: the route the text shows (From, each hop, To), the MLID;
+     * a trace that fails is the error document with the text's status (README, "JSON output").
+     */
+    @Test
+    void jsonHasTheRouteTheTextShows(Fabric fabric) throws InterruptedException {
+        joinBroadcastGroup(fabric);
+        TextAndJson runs = TextAndJson.of("ibtracert", "--sim", fabric.socketName(), "-m", "0xc000", "4", "13");
+        JsonNode document = runs.document();
+        assertEquals(0xc000, document.get("mlid").asInt());
+        assertEquals(runs.find("^From \\S+ (0x\\p{XDigit}+) "), "0x" + Long.toHexString(Long.decode(document.at("/from/nodeGuid").asText())));
+        assertEquals(runs.find("^To \\S+ (0x\\p{XDigit}+) "), "0x" + Long.toHexString(Long.decode(document.at("/to/nodeGuid").asText())));
+        assertEquals(runs.findAll("^\\[(\\d+)\\] -> "), document.get("hops").findValuesAsText("outPort"));
+        assertEquals(runs.findAll("^\\[\\d+\\] -> \\S+ 0x\\p{XDigit}+\\[(\\d+)\\]"), document.get("hops").findValuesAsText("portNum"));
+        assertEquals(runs.findAll("^\\[\\d+\\] -> .* lid (\\d+) "), document.get("hops").findValuesAsText("lid"));
+        assertEquals(13, document.at("/to/lid").asInt());
+
+        TextAndJson below = TextAndJson.of("ibtracert", "--sim", fabric.socketName(), "-m", "0xbfff", "4", "13");
+        assertEquals(255, below.error().get("status").asInt());
+        assertEquals("Failed to get route information", below.error().get("message").asText());
     }
 
     @Test

@@ -1,8 +1,10 @@
 package org.jrdma.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +45,35 @@ class SetNodedescCommandTest {
                 + ib + "\"\n"), help.out());
         assertEquals("set_nodedesc: illegal option -- x\n", help.err());
         assertEquals(2, help.exitCode());
+    }
+
+    /** {@code --json}: the name written and each device, or with {@code -v} each device's description; {@code -h} the error document. */
+    @Test
+    void jsonHasTheDevicesAndTheirDescriptions(@TempDir Path dir) throws IOException {
+        Path ib = dir.resolve("sys/class/infiniband");
+        Files.createDirectories(ib.resolve("mlx5_0"));
+        Files.createDirectories(ib.resolve("rxe0"));
+        Files.writeString(ib.resolve("mlx5_0/node_desc"), "");
+        String sysfs = dir.resolve("sys").toString();
+
+        IbtoolRun set = IbtoolRun.of("set_nodedesc", "--json", "--sysfs", sysfs, "node01 HCA-1");
+        assertEquals(0, set.exitCode());
+        JsonNode written = TextAndJson.parse(set);
+        assertEquals("node01 HCA-1", written.get("nodeDescription").asText());
+        assertEquals("node01 HCA-1", Files.readString(ib.resolve("mlx5_0/node_desc")));
+        assertEquals("mlx5_0", written.at("/devices/0/device").asText());
+        assertTrue(written.at("/devices/0/ok").asBoolean());
+        assertEquals("rxe0", written.at("/devices/1/device").asText());
+        assertFalse(written.at("/devices/1/ok").asBoolean());
+
+        Files.writeString(ib.resolve("mlx5_0/node_desc"), "node01 HCA-1\n");
+        TextAndJson view = TextAndJson.of("set_nodedesc", "--sysfs", sysfs, "-v");
+        assertEquals(view.find("^mlx5_0: (.*)$"), view.document().at("/devices/0/nodeDescription").asText());
+        assertFalse(view.document().has("nodeDescription"));
+
+        TextAndJson help = TextAndJson.of("set_nodedesc", "--sysfs", sysfs, "-h");
+        assertEquals(2, help.error().get("status").asInt());
+        assertEquals(help.text().out().strip(), help.error().get("message").asText());
     }
 
     @Test

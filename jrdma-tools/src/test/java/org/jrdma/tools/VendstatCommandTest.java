@@ -3,8 +3,11 @@ package org.jrdma.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.junit.SimulatedFabric;
@@ -86,6 +89,52 @@ class VendstatCommandTest {
         ByteBuffer groups = ByteBuffer.allocate(232);
         groups.put(11, (byte) 2).putInt(12, 0x0F).putInt(16, 0xF0);
         return Map.of(0x0001, new byte[232], 0x0017, general.array(), 0x0050, records.array(), 0x0090, groups.array());
+    }
+
+    /**
+     * {@code --json}: what the text shows, against the same run's text; the queries that fail with
+     * status 0 are the document's {@code failures}, a fatal one the error document (README, "JSON output").
+     */
+    @Test
+    void jsonHasWhatTheTextShows(Fabric fabric) {
+        String sim = fabric.socketName();
+        TextAndJson failed = TextAndJson.of("vendstat", "--sim", sim, "-i", "1", "2");
+        assertEquals(0, failed.json().exitCode());
+        // the same C lines on standard error (jrdma's explanation after them names each run's TID)
+        assertEquals(failed.text().err().lines().limit(3).toList(), failed.json().err().lines().limit(3).toList());
+        assertEquals(144, failed.document().at("/failures/0/attributeId").asInt());
+        assertEquals("counter group info query failure", failed.document().at("/failures/0/what").asText());
+        assertEquals(1, failed.document().get("lid").asInt());
+        assertEquals(2, failed.document().get("portNum").asInt());
+        TextAndJson classPortInfo = TextAndJson.of("vendstat", "--sim", sim, "-N", "1");
+        assertEquals(255, classPortInfo.error().get("status").asInt());
+        assertEquals("classportinfo query", classPortInfo.error().get("message").asText());
+
+        try (FixedAnswerAgent agent = FixedAnswerAgent.start(fabric, "node03 HCA-1", 0x0A, 1, 24, answers(47396))) {
+            String lid = Integer.toString(agent.lid());
+            TextAndJson general = TextAndJson.of("vendstat", "--sim", sim, "-N", "-w", lid);
+            JsonNode info = general.document().get("generalInfo");
+            assertEquals(general.find("^fw_version:  (.*)$"), info.get("fwVersion").asText());
+            assertEquals(general.find("^sw_version:  (.*)$"), info.get("swVersion").asText());
+            assertEquals(general.find("^fw_psid:     '(.*)'$"), info.get("fwPsid").asText());
+            assertEquals(Integer.decode(general.find("^hw_dev_id:   (0x\\p{XDigit}+)$")), info.at("/attribute/deviceId").asInt());
+            List<String> waits = new ArrayList<>();
+            general.document().get("portXmitWait").forEach(w -> waits.add(w.get("portNum").asInt() + " 0x" + Long.toHexString(w.get("portXmitWait").asLong())));
+            assertEquals(general.findAll("^Port (\\d+): PortXmitWait (0x\\p{XDigit}+)$").size(), waits.size());
+            assertEquals(general.text().out().lines().filter(l -> l.startsWith("Port ")).map(l -> l.replaceAll("^Port (\\d+): PortXmitWait ", "$1 ")).toList(),
+                    waits);
+
+            TextAndJson records = TextAndJson.of("vendstat", "--sim", sim, "-R", "0x10", "-W", "0x20,6,0xf0", lid);
+            List<String> shown = new ArrayList<>();
+            records.document().get("configSpaceRecords").forEach(r -> shown.add(
+                    "Config space record at 0x" + Long.toHexString(r.get("address").asLong()) + ": 0x" + Long.toHexString(r.get("data").asLong())));
+            assertEquals(records.text().out().lines().toList(), shown);
+            assertEquals("write", records.document().at("/configSpaceRecords/1/method").asText());
+
+            TextAndJson groups = TextAndJson.of("vendstat", "--sim", sim, "-i", lid);
+            assertEquals(Integer.parseInt(groups.find("^(\\d+) counter groups$")), groups.document().at("/counterGroupInfo/numOfCounterGroups").asInt());
+            assertEquals(groups.find("^group0 mask (\\S+)$"), "0x" + Long.toHexString(groups.document().at("/counterGroupInfo/groupMasks/0").asLong()));
+        }
     }
 
     @Test

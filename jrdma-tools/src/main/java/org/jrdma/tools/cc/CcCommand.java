@@ -19,6 +19,9 @@ import picocli.CommandLine.Parameters;
  * and the C tools' way of failing: {@code operation <op>: <what failed>} (255); fewer than two
  * operands is a usage error, an unknown operation {@code operation '<op>' not supported} before any
  * MAD is sent.
+ *
+ * <p>With {@code --json}: {@link Document}, the attribute read (ibccquery) or written (ibccconfig);
+ * a failure is the error document, status 255.
  */
 abstract sealed class CcCommand extends PackageFabricCommand permits IbccqueryCommand, IbccconfigCommand {
     @Option(names = {"-c", "--cckey"}, paramLabel = "<key>", description = "CC key")
@@ -76,6 +79,42 @@ abstract sealed class CcCommand extends PackageFabricCommand permits IbccqueryCo
     /** The failure behind the reason an operation returned, jrdma's explanation. */
     RdmaException failure;
 
+    /** With {@code --json}: the operation's result, the document's {@code value}. */
+    private Object value;
+
+    /** With {@code --json}: the attribute modifier of ibccconfig's Set. */
+    private Long attributeModifier;
+
+    /**
+     * ibccquery's and ibccconfig's JSON document.
+     *
+     * @param attribute         the attribute's IBA name ({@code CongestionInfo}, {@code SwitchPortCongestionSetting}...)
+     * @param lid               the destination's LID
+     * @param attributeModifier ibccconfig: the modifier of the Set (the block); absent for ibccquery
+     * @param value             the attribute as read (ibccquery: its components by their IBA names, as the text shows
+     *                          them) or as written (ibccconfig)
+     */
+    public record Document(String attribute, int lid, Long attributeModifier, Object value) {
+    }
+
+    /** Prints the C tool's text (not with {@code --json}). */
+    final void print(Object text) {
+        if (!jsonRequested()) {
+            out().print(text);
+        }
+    }
+
+    /** The operation's result, the document's {@code value}; {@code modifier} that of a Set, or null. */
+    final void result(Object result, Long modifier) {
+        value = result;
+        attributeModifier = modifier;
+    }
+
+    @Override
+    protected final boolean hasJsonDocument() {
+        return true;
+    }
+
     /** The tool's operations, in its usage order. */
     abstract List<Operation> operations();
 
@@ -98,6 +137,6 @@ abstract sealed class CcCommand extends PackageFabricCommand permits IbccqueryCo
             throw failure != null ? DiagError.exit("operation " + name + ": " + error, failure)
                     : DiagError.exit("operation " + name + ": " + error);
         }
-        return ExitCodes.OK;
+        return jsonRequested() ? jsonDocument(new Document(operation.name(), lid, attributeModifier, value), ExitCodes.OK) : ExitCodes.OK;
     }
 }

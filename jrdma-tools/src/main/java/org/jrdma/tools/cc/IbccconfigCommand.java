@@ -26,6 +26,8 @@ import picocli.CommandLine.Command;
  *
  * <p>As the C tool does, SwitchPortCongestionSetting reads the block of 32 ports holding the port
  * and writes it back as block {@code port / 48}.
+ *
+ * <p>With {@code --json} the document's value is the attribute as written, its modifier the Set's.
  */
 @Command(name = "ibccconfig", mixinStandardHelpOptions = true,
         description = "Configure a congestion control attribute of a port: CongestionKeyInfo (CK), SwitchCongestionSetting (SS), "
@@ -180,6 +182,7 @@ public final class IbccconfigCommand extends CcCommand {
     private static <T extends IbaStruct & MadAttribute> String set(Target target, T attribute, long modifier, String failure) {
         try {
             target.cc().set(attribute, modifier);
+            target.command().result(attribute, modifier);
             return null;
         } catch (RdmaException e) {
             return target.failed(e, failure);

@@ -1,7 +1,8 @@
 package org.jrdma.tools.cc;
 
-import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.cc.CcCaCongestionEntry;
 import org.jrdma.iba.cc.CcCaCongestionSetting;
@@ -20,7 +21,9 @@ import org.jrdma.iba.cc.CcSwitchPortCongestionSettingElement;
 import org.jrdma.iba.cc.CcTimestamp;
 import org.jrdma.iba.mad.MadClassPortInfo;
 import org.jrdma.iba.smp.SmpNodeInfo;
+import org.jrdma.iba.wire.IbaStruct;
 import org.jrdma.tools.CNumbers;
+import org.jrdma.tools.json.JsonOutput;
 import picocli.CommandLine.Command;
 
 /**
@@ -33,6 +36,11 @@ import picocli.CommandLine.Command;
  *
  * <p>As the C tool does, SwitchPortCongestionSetting counts 48 ports a block (IBA: 32), reading
  * ports past the 32nd of a block from the rest of the MAD's data.
+ *
+ * <p>With {@code --json} the document's value is the attribute, its components by their IBA
+ * names; a CongestionLog's {@code congestionEntryList} holds the events the text shows (not the
+ * empty ones), a SwitchPortCongestionSetting is the list of the ports shown ({@code [{portNum,
+ * setting}]}), a CongestionControlTable {@code {cctiLimit, entries}} with the entries shown.
  */
 @Command(name = "ibccquery", mixinStandardHelpOptions = true,
         description = "Query a congestion control attribute of a port: ClassPortInfo (CP), CongestionInfo (CI), CongestionKeyInfo (CK), "
@@ -42,6 +50,24 @@ public final class IbccqueryCommand extends CcCommand {
     /** The ports of one SwitchPortCongestionSetting block as ibccquery counts them. */
     private static final int PORTS_PER_BLOCK = 48;
     private static final int SWITCH_NODE = 2;
+
+    /**
+     * One port's SwitchPortCongestionSettingElement, as the document lists them.
+     *
+     * @param portNum the port
+     * @param setting its element
+     */
+    public record PortSetting(int portNum, CcSwitchPortCongestionSettingElement setting) {
+    }
+
+    /**
+     * The CongestionControlTable as the document has it.
+     *
+     * @param cctiLimit the CCTI_Limit
+     * @param entries   the entries shown, from index 0
+     */
+    public record ControlTable(int cctiLimit, List<CcCongestionControlTableEntry> entries) {
+    }
 
     @Override
     List<Operation> operations() {
@@ -63,7 +89,8 @@ public final class IbccqueryCommand extends CcCommand {
         } catch (RdmaException e) {
             return target.failed(e, "class port info query failed");
         }
-        out().print("# ClassPortInfo: " + target.name() + "\n" + CcDump.classPortInfo(cpi));
+        print("# ClassPortInfo: " + target.name() + "\n" + CcDump.classPortInfo(cpi));
+        result(cpi, null);
         return null;
     }
 
@@ -74,8 +101,9 @@ public final class IbccqueryCommand extends CcCommand {
         } catch (RdmaException e) {
             return target.failed(e, "congestion info query failed");
         }
-        out().print("# CongestionInfo: " + target.name() + "\n" + new CcDump().hex("CongestionInfo", info.congestionInfo(), 16)
+        print("# CongestionInfo: " + target.name() + "\n" + new CcDump().hex("CongestionInfo", info.congestionInfo(), 16)
                 .uint("ControlTableCap", info.controlTableCap()));
+        result(info, null);
         return null;
     }
 
@@ -86,9 +114,10 @@ public final class IbccqueryCommand extends CcCommand {
         } catch (RdmaException e) {
             return target.failed(e, "congestion key info query failed");
         }
-        out().print("# CongestionKeyInfo: " + target.name() + "\n" + new CcDump().hex("CC_Key", info.ccKey(), 64)
+        print("# CongestionKeyInfo: " + target.name() + "\n" + new CcDump().hex("CC_Key", info.ccKey(), 64)
                 .uint("CC_KeyProtectBit", info.ccKeyProtectBit()).uint("CC_KeyLeasePeriod", info.ccKeyLeasePeriod())
                 .uint("CC_KeyViolations", info.ccKeyViolations()));
+        result(info, null);
         return null;
     }
 
@@ -103,29 +132,41 @@ public final class IbccqueryCommand extends CcCommand {
         if (type != 1 && type != 2) {
             return "unrecognized log type";
         }
-        PrintWriter out = out();
-        out.print("# CongestionLog: " + target.name() + "\n" + new CcDump().uint("LogType", type).hex("CongestionFlags", data[1] & 0xFF, 8));
+        print("# CongestionLog: " + target.name() + "\n" + new CcDump().uint("LogType", type).hex("CongestionFlags", data[1] & 0xFF, 8));
+        List<IbaStruct> events = new ArrayList<>();
+        IbaStruct log;
         if (type == 1) {
-            CcCongestionLogSwitch log = new CcCongestionLogSwitch().unpack(data, 0);
-            out.print(new CcDump().uint("LogEventsCounter", log.logEventsCounter()).uint("CurrentTimeStamp", log.currentTimeStamp())
-                    .array("PortMap", log.portMap()) + "\n");
+            CcCongestionLogSwitch switchLog = new CcCongestionLogSwitch().unpack(data, 0);
+            log = switchLog;
+            print(new CcDump().uint("LogEventsCounter", switchLog.logEventsCounter()).uint("CurrentTimeStamp", switchLog.currentTimeStamp())
+                    .array("PortMap", switchLog.portMap()) + "\n");
             for (int i = 0; i < 15; i++) {
                 int at = 40 + i * CcCongestionLogEventSwitch.SIZE;
                 if (!zero(data, at, CcCongestionLogEventSwitch.SIZE)) {
-                    out.print(CcDump.switchLogEvent(new CcCongestionLogEventSwitch().unpack(data, at)) + "\n");
+                    CcCongestionLogEventSwitch event = new CcCongestionLogEventSwitch().unpack(data, at);
+                    events.add(event);
+                    print(CcDump.switchLogEvent(event) + "\n");
                 }
             }
         } else {
-            CcCongestionLogCa log = new CcCongestionLogCa().unpack(data, 0);
-            out.print(new CcDump().uint("ThresholdEventCounter", log.thresholdEventCounter())
-                    .hex("ThresholdCongestionEventMap", log.thresholdCongestionEventMap(), 16)
-                    .uint("CurrentTimeStamp", log.currentTimeStamp()) + "\n");
+            CcCongestionLogCa caLog = new CcCongestionLogCa().unpack(data, 0);
+            log = caLog;
+            print(new CcDump().uint("ThresholdEventCounter", caLog.thresholdEventCounter())
+                    .hex("ThresholdCongestionEventMap", caLog.thresholdCongestionEventMap(), 16)
+                    .uint("CurrentTimeStamp", caLog.currentTimeStamp()) + "\n");
             for (int i = 0; i < 13; i++) {
                 int at = 12 + i * CcCongestionLogEventCa.SIZE;
                 if (!zero(data, at, CcCongestionLogEventCa.SIZE)) {
-                    out.print(CcDump.caLogEvent(new CcCongestionLogEventCa().unpack(data, at)) + "\n");
+                    CcCongestionLogEventCa event = new CcCongestionLogEventCa().unpack(data, at);
+                    events.add(event);
+                    print(CcDump.caLogEvent(event) + "\n");
                 }
             }
+        }
+        if (jsonRequested()) {
+            Map<String, Object> members = JsonOutput.fields(log);
+            members.put("congestionEntryList", events);
+            result(members, null);
         }
         return null;
     }
@@ -146,10 +187,11 @@ public final class IbccqueryCommand extends CcCommand {
         } catch (RdmaException e) {
             return target.failed(e, "switch congestion setting query failed");
         }
-        out().print("# SwitchCongestionSetting: " + target.name() + "\n" + new CcDump().hex("Control_Map", s.controlMap(), 32)
+        print("# SwitchCongestionSetting: " + target.name() + "\n" + new CcDump().hex("Control_Map", s.controlMap(), 32)
                 .array("Victim_Mask", s.victimMask()).array("Credit_Mask", s.creditMask()).hex("Threshold", s.threshold(), 4)
                 .uint("Packet_Size", s.packetSize()).hex("CS_Threshold", s.csThreshold(), 4).hex("CS_ReturnDelay", s.csReturnDelay(), 16)
                 .uint("Marking_Rate", s.markingRate()));
+        result(s, null);
         return null;
     }
 
@@ -162,9 +204,9 @@ public final class IbccqueryCommand extends CcCommand {
         if (node.nodeType() != SWITCH_NODE) {
             return "destination not a switch";
         }
-        PrintWriter out = out();
-        out.print("# SwitchPortCongestionSetting: " + target.name() + "\n");
+        print("# SwitchPortCongestionSetting: " + target.name() + "\n");
         int numports = node.numPorts();
+        List<PortSetting> ports = new ArrayList<>();
         if (portnum != 0) {
             if (portnum > numports) {
                 return "invalid port number specified";
@@ -175,7 +217,9 @@ public final class IbccqueryCommand extends CcCommand {
             } catch (RdmaException e) {
                 return target.failed(e, "switch port congestion setting query failed");
             }
-            out.print(CcDump.switchPortElement(element(data, portnum % PORTS_PER_BLOCK)));
+            CcSwitchPortCongestionSettingElement element = element(data, portnum % PORTS_PER_BLOCK);
+            print(CcDump.switchPortElement(element));
+            result(List.of(new PortSetting(portnum, element)), null);
             return null;
         }
         int outputs = 0;
@@ -187,9 +231,12 @@ public final class IbccqueryCommand extends CcCommand {
                 return target.failed(e, "switch port congestion setting query failed");
             }
             for (int j = 0; j < PORTS_PER_BLOCK && outputs <= numports; j++, outputs++) {
-                out.print(new CcDump().uint("Port", (long) i * PORTS_PER_BLOCK + j) + CcDump.switchPortElement(element(data, j)) + "\n");
+                CcSwitchPortCongestionSettingElement element = element(data, j);
+                ports.add(new PortSetting(i * PORTS_PER_BLOCK + j, element));
+                print(new CcDump().uint("Port", (long) i * PORTS_PER_BLOCK + j) + CcDump.switchPortElement(element) + "\n");
             }
         }
+        result(ports, null);
         return null;
     }
 
@@ -211,13 +258,13 @@ public final class IbccqueryCommand extends CcCommand {
         } catch (RdmaException e) {
             return target.failed(e, "ca congestion setting query failed");
         }
-        PrintWriter out = out();
-        out.print("# CACongestionSetting: " + target.name() + "\n" + new CcDump().hex("Port_Control", s.portControl(), 16)
+        print("# CACongestionSetting: " + target.name() + "\n" + new CcDump().hex("Port_Control", s.portControl(), 16)
                 .hex("Control_Map", s.controlMap(), 16) + "\n");
         for (int i = 0; i < 16; i++) {
             CcCaCongestionEntry entry = s.caCongestionEntryList(i);
-            out.print(new CcDump().uint("SL", i) + CcDump.caEntry(entry) + "\n");
+            print(new CcDump().uint("SL", i) + CcDump.caEntry(entry) + "\n");
         }
+        result(s, null);
         return null;
     }
 
@@ -229,8 +276,9 @@ public final class IbccqueryCommand extends CcCommand {
             return target.failed(e, "congestion control table query failed");
         }
         int limit = table.cctiLimit();
-        PrintWriter out = out();
-        out.print("# CongestionControlTable: " + target.name() + "\n" + new CcDump().uint("CCTI_Limit", limit) + "\n");
+        print("# CongestionControlTable: " + target.name() + "\n" + new CcDump().uint("CCTI_Limit", limit) + "\n");
+        List<CcCongestionControlTableEntry> entries = new ArrayList<>();
+        result(new ControlTable(limit, entries), null);
         if (limit == 0) {
             return null;
         }
@@ -245,7 +293,8 @@ public final class IbccqueryCommand extends CcCommand {
             }
             for (int j = 0; j < 64 && outputs <= limit; j++, outputs++) {
                 CcCongestionControlTableEntry entry = table.cctiEntryList(j);
-                out.print(new CcDump().uint("Entry", (long) i * 64 + j) + CcDump.tableEntry(entry) + "\n");
+                entries.add(entry);
+                print(new CcDump().uint("Entry", (long) i * 64 + j) + CcDump.tableEntry(entry) + "\n");
             }
         }
         return null;
@@ -258,7 +307,8 @@ public final class IbccqueryCommand extends CcCommand {
         } catch (RdmaException e) {
             return target.failed(e, "timestamp query failed");
         }
-        out().print("# Timestamp: " + target.name() + "\n" + new CcDump().uint("Timestamp", t.timestamp()));
+        print("# Timestamp: " + target.name() + "\n" + new CcDump().uint("Timestamp", t.timestamp()));
+        result(t, null);
         return null;
     }
 }

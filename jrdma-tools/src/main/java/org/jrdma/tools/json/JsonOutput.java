@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,6 +66,24 @@ public final class JsonOutput {
     }
 
     /**
+     * A JSON document another command wrote ({@code text}), as a value {@link #write} writes as it
+     * was: for a command that runs another with {@code --json} and carries its document.
+     *
+     * @throws IllegalArgumentException if {@code text} is not one JSON document
+     */
+    public static Object document(String text) {
+        try {
+            JsonNode document = MAPPER.readTree(text);
+            if (document == null || document.isMissingNode()) {
+                throw new IllegalArgumentException("not a JSON document: nothing written");
+            }
+            return document;
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not a JSON document: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /**
      * An IBA structure's components as an ordered map (the form {@link #write} gives it): reserved
      * bits left out, dotted names of nested structures as nested maps.
      */
@@ -93,6 +113,11 @@ public final class JsonOutput {
         return v instanceof Long l && l < 0 ? new BigInteger(Long.toUnsignedString(l)) : v;
     }
 
+    /**
+     * Puts {@code value} at {@code dottedName}: a part {@code name[i]} (an element of an array of
+     * nested structures, {@code caCongestionEntryList[3].cctiTimer}) is element {@code i} of the
+     * array {@code name}, the others nested objects.
+     */
     @SuppressWarnings("unchecked")
     private static void put(Map<String, Object> members, String dottedName, Object value) {
         int dot = dottedName.indexOf('.');
@@ -100,8 +125,20 @@ public final class JsonOutput {
             members.put(dottedName, value);
             return;
         }
-        Object inner = members.computeIfAbsent(dottedName.substring(0, dot), _ -> new LinkedHashMap<String, Object>());
-        put((Map<String, Object>) inner, dottedName.substring(dot + 1), value);
+        String part = dottedName.substring(0, dot);
+        Map<String, Object> inner;
+        int bracket = part.indexOf('[');
+        if (bracket > 0 && part.endsWith("]")) {
+            List<Object> elements = (List<Object>) members.computeIfAbsent(part.substring(0, bracket), _ -> new ArrayList<>());
+            int index = Integer.parseInt(part.substring(bracket + 1, part.length() - 1));
+            while (elements.size() <= index) {
+                elements.add(new LinkedHashMap<String, Object>());
+            }
+            inner = (Map<String, Object>) elements.get(index);
+        } else {
+            inner = (Map<String, Object>) members.computeIfAbsent(part, _ -> new LinkedHashMap<String, Object>());
+        }
+        put(inner, dottedName.substring(dot + 1), value);
     }
 
     /** A value written as one string. */

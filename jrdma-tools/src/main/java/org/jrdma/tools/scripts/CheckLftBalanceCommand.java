@@ -22,6 +22,9 @@ import picocli.CommandLine.Command;
  * switch; the script reads them from the ibnetdiscover cache given with {@code -i}
  * ({@code iblinkinfo --load-cache}), which ibtool requires as the script does but reads the fabric
  * instead (the same answer while the fabric has not changed since the cache was written).
+ *
+ * <p>With {@code --json}: {@link Document}, every switch of the dump (the text shows the unbalanced
+ * ones, or with {@code -v} all), each with the ports the text would list.
  */
 @Command(name = "check_lft_balance", aliases = "check_lft_balance.pl",
         description = "Check the balance of the unicast forwarding tables over the switch ports.")
@@ -46,6 +49,35 @@ public final class CheckLftBalanceCommand extends ScriptCommand {
     private List<String> hostPorts = new ArrayList<>();
     private int lidsPerPort;
     private int lidsPerPortCalculated;
+    private final List<SwitchUsage> switches = new ArrayList<>();
+
+    /**
+     * check_lft_balance's JSON document.
+     *
+     * @param switches every switch of the dump, in its order
+     */
+    public record Document(List<SwitchUsage> switches) {
+    }
+
+    /**
+     * One switch's port usage.
+     *
+     * @param nodeGuid        the switch's GUID, as the dump writes it
+     * @param nodeDescription its description
+     * @param unbalanced      whether its ports' counts differ by more than one (after {@code -e}'s heuristics)
+     * @param ports           the ports counted (not down, not straight to one host), in port order
+     */
+    public record SwitchUsage(String nodeGuid, String nodeDescription, boolean unbalanced, List<PortUsage> ports) {
+    }
+
+    /**
+     * How many LIDs a switch port routes.
+     *
+     * @param portNum the port
+     * @param lids    the LFT entries that leave by it
+     */
+    public record PortUsage(int portNum, int lids) {
+    }
 
     @Override
     int run() {
@@ -121,6 +153,7 @@ public final class CheckLftBalanceCommand extends ScriptCommand {
             processHostPorts();
         }
         outputSwitchPortUsage();
+        document(new Document(switches));
         return 0;
     }
 
@@ -203,6 +236,10 @@ public final class CheckLftBalanceCommand extends ScriptCommand {
             if (allZero) {
                 unbalanced = false;
             }
+        }
+        if (switchGuid != null) {
+            switches.add(new SwitchUsage(switchGuid, switchName, unbalanced,
+                    outputPorts.stream().map(p -> new PortUsage(Integer.parseInt(p), portCount.get(p))).toList()));
         }
         if (verbose || unbalanced) {
             String name = switchName == null ? "" : switchName;

@@ -20,8 +20,32 @@ import picocli.CommandLine.Command;
  * failed). The status is that of the topology's reading. Options {@code -C}, {@code -P}, {@code -t}
  * go to both tools, ibclearerrors' {@code -N} to perfquery; a bad argument prints the usage line
  * on standard output, status 255.
+ *
+ * <p>With {@code --json}: {@link Document}, the summary and each reset.
  */
 public abstract sealed class ClearCommand extends ScriptCommand permits ClearCommand.Counters, ClearCommand.Errors {
+
+    /**
+     * ibclearcounters' and ibclearerrors' JSON document.
+     *
+     * @param nodes  the nodes of the topology (the summary's {@code N nodes cleared})
+     * @param errors the resets that failed (its {@code E errors})
+     * @param resets every PortCounters reset, in the topology's order
+     */
+    public record Document(int nodes, int errors, List<Reset> resets) {
+    }
+
+    /**
+     * One PortCounters reset ({@code perfquery -R}).
+     *
+     * @param lid     the LID, as the topology writes it
+     * @param portNum the port, 255 (AllPortSelect) for a switch's ports at once
+     * @param ok      whether perfquery succeeded
+     */
+    public record Reset(String lid, String portNum, boolean ok) {
+    }
+
+    private final List<Reset> resets = new ArrayList<>();
 
     /** The usage's text after {@code [-h]}. */
     abstract String usageOptions();
@@ -106,11 +130,13 @@ public abstract sealed class ClearCommand extends ScriptCommand permits ClearCom
                 if (!nodeType.equals("Switch")) {
                     continue;
                 }
-                failures += perfquery(perfqueryOptions, switchArgs(lidAfter(line, "port 0 lid ")));
+                String lid = lidAfter(line, "port 0 lid ");
+                failures += perfquery(perfqueryOptions, switchArgs(lid), lid, "255");
             }
             if (line.startsWith("[") && !nodeType.equals("Switch")) {
                 String port = fields[0].replaceFirst("\\(.*\\)", "").replaceAll("[\\[\\]]", "");
-                failures += perfquery(perfqueryOptions, portArgs(lidAfter(line, " lid "), port));
+                String lid = lidAfter(line, " lid ");
+                failures += perfquery(perfqueryOptions, portArgs(lid, port), lid, port);
             }
             if (line.startsWith("ib")) {
                 out().print(line + "\n");
@@ -124,6 +150,7 @@ public abstract sealed class ClearCommand extends ScriptCommand permits ClearCom
         }
         out().print("\n*** WARNING ***: this command is deprecated; Please use \"" + replacement() + "\"\n");
         out().print("\n## Summary: " + nodes + " nodes cleared " + failures + " errors\n");
+        document(new Document(nodes, failures, resets));
         return status;
     }
 
@@ -135,12 +162,16 @@ public abstract sealed class ClearCommand extends ScriptCommand permits ClearCom
         return blank < 0 ? "" : rest.substring(0, blank);
     }
 
-    /** Runs perfquery as awk's {@code system()} does, its words split at blanks; 1 if it failed, else 0. */
-    private int perfquery(List<String> options, List<String> operands) {
+    /**
+     * Runs perfquery as awk's {@code system()} does, its words split at blanks, to reset port
+     * {@code port} of {@code lid}; 1 if it failed, else 0.
+     */
+    private int perfquery(List<String> options, List<String> operands, String lid, String port) {
         List<String> line = new ArrayList<>(options);
         operands.stream().flatMap(o -> Arrays.stream(o.trim().split("\\s+"))).filter(w -> !w.isEmpty()).forEach(line::add);
         Output run = backticks("perfquery", line);
         out().print(run.text());
+        resets.add(new Reset(lid, port, run.status() == 0));
         return run.status() == 0 ? 0 : 1;
     }
 

@@ -2,6 +2,7 @@ package org.jrdma.tools.scripts;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.tools.json.JsonOutput;
 import picocli.CommandLine.Command;
 
 /**
@@ -9,8 +10,20 @@ import picocli.CommandLine.Command;
  * (with {@code -M} for the multicast tables) with their arguments, then print that they have been
  * replaced by it. As the scripts, each passes dump_fts' output and errors through and exits 0
  * whatever dump_fts' status, the warning being their last command.
+ *
+ * <p>With {@code --json}: {@link Document}, dump_fts' own document (README, "JSON output") inside.
  */
 public abstract sealed class DumpTablesCommand extends ScriptCommand permits DumpTablesCommand.Lfts, DumpTablesCommand.Mfts {
+
+    /**
+     * dump_lfts' and dump_mfts' JSON document.
+     *
+     * @param replacedBy the command that replaced the script ({@code dump_fts}, {@code dump_fts -M})
+     * @param dumpFts    that command's JSON document for the same arguments (its error document if it failed; absent
+     *                   when it wrote none: {@code -h})
+     */
+    public record Document(String replacedBy, Object dumpFts) {
+    }
 
     /** The options dump_fts runs with before the script's arguments. */
     abstract List<String> options();
@@ -19,8 +32,15 @@ public abstract sealed class DumpTablesCommand extends ScriptCommand permits Dum
     final int run() {
         List<String> dumpArgs = new ArrayList<>(options());
         dumpArgs.addAll(args);
-        out().print(backticks("dump_fts", dumpArgs).text());
         String replacement = String.join(" ", dumpArgs.subList(0, options().size()));
+        if (json()) {
+            dumpArgs.addFirst("--json");
+            String dumped = backticks("dump_fts", dumpArgs).text();
+            document(new Document("dump_fts" + (replacement.isEmpty() ? "" : " " + replacement),
+                    dumped.isBlank() ? null : JsonOutput.document(dumped)));
+            return 0;
+        }
+        out().print(backticks("dump_fts", dumpArgs).text());
         out().print("\n*** WARNING ***: this command has been replaced by dump_fts" + (replacement.isEmpty() ? "" : " " + replacement) + "\n\n\n");
         return 0;
     }

@@ -17,9 +17,32 @@ import picocli.CommandLine.Command;
  * deprecation warning and {@code ## Summary: N nodes checked, B bad nodes found} and the number of
  * ports seen. The status is that of the topology's reading; {@code -v} announces each node,
  * {@code -b} and {@code -N} go to ibdatacounts, a bad argument prints the usage line, status 255.
+ *
+ * <p>With {@code --json}: {@link Document}, the summary, each port check and each node that failed.
  */
 @Command(name = "ibdatacounters", description = "Show the data counters of every port of the subnet (deprecated: ibqueryerrors --counters).")
 public final class IbdatacountersCommand extends ScriptCommand {
+    /**
+     * ibdatacounters' JSON document.
+     *
+     * @param nodes       the nodes checked (the summary's {@code N nodes checked})
+     * @param badNodes    those that failed their NodeInfo check ({@code B bad nodes found})
+     * @param ports       the ports of the topology ({@code P ports checked})
+     * @param checks      each port's (or a switch's all ports') data counters, in order
+     * @param failedNodes the nodes that failed their NodeInfo check
+     */
+    public record Document(int nodes, int badNodes, int ports, List<IbdatacountsCommand.PortData> checks, List<FailedNode> failedNodes) {
+    }
+
+    /**
+     * A node that did not answer its NodeInfo check ({@code ibchecknode}).
+     *
+     * @param nodeType {@code Ca}, {@code Switch} or {@code Rt}, as the topology writes it
+     * @param nodeGuid its GUID
+     * @param lid      the LID checked
+     */
+    public record FailedNode(String nodeType, String nodeGuid, String lid) {
+    }
 
     @Override
     int run() {
@@ -97,6 +120,7 @@ public final class IbdatacountersCommand extends ScriptCommand {
         out().print("*** WARNING ***: this command is deprecated; Please use \"ibqueryerrors --counters\n");
         out().print("\n## Summary: " + walk.nodes + " nodes checked, " + walk.bad + " bad nodes found\n");
         out().print("##          " + walk.ports + " ports checked\n");
+        document(new Document(walk.nodes, walk.bad, walk.ports, walk.checks, walk.failedNodes));
         return status;
     }
 
@@ -109,6 +133,8 @@ public final class IbdatacountersCommand extends ScriptCommand {
         int nodes;
         int ports;
         int bad;
+        final List<IbdatacountsCommand.PortData> checks = new ArrayList<>();
+        final List<FailedNode> failedNodes = new ArrayList<>();
         private String nodeType = "";
         private String nodeGuid = "";
         private String lid = "";
@@ -163,6 +189,7 @@ public final class IbdatacountersCommand extends ScriptCommand {
         private boolean check(String nodeLid, String port) {
             if (IbdatacountsCommand.checknode(IbdatacountersCommand.this, caInfo, mono, verbose, nodeLid) != 0) {
                 bad++;
+                failedNodes.add(new FailedNode(nodeType, "0x" + nodeGuid, nodeLid));
                 out().print("\n# " + nodeType + ": nodeguid 0x" + nodeGuid + " failed\n");
                 return true;
             }
@@ -172,7 +199,7 @@ public final class IbdatacountersCommand extends ScriptCommand {
         private int datacounts(String nodeLid, String port) {
             List<String> line = new ArrayList<>(datacountsOptions);
             line.addAll(IbdatacountsCommand.words(List.of(nodeLid, port)));
-            return IbdatacountsCommand.datacounts(IbdatacountersCommand.this, "ibdatacounts", line);
+            return IbdatacountsCommand.datacounts(IbdatacountersCommand.this, "ibdatacounts", line, checks);
         }
     }
 

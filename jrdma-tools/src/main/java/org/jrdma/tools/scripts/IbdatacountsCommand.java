@@ -2,7 +2,9 @@ package org.jrdma.tools.scripts;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -17,15 +19,35 @@ import picocli.CommandLine.Command;
  * {@code (Xmt|Rcv)(Pkts|Data)}, never matches perfquery's {@code PortXmit} names). A failure prints
  * {@code Error on lid L (DESC) port P: FAILED}, status 255; {@code -v} says {@code OK} too. Colours
  * are ANSI escapes unless {@code -N}; {@code -S} suppresses the deprecation warning on standard error.
+ *
+ * <p>With {@code --json}: {@link PortData}, the port's counters as the text shows them; a failure
+ * is the error document of what the text says, status 255.
  */
 @Command(name = "ibdatacounts", description = "Show the data counters of a port (deprecated: ibqueryerrors --counters).")
 public final class IbdatacountsCommand extends ScriptCommand {
     private static final Pattern NODE_DESCRIPTION = Pattern.compile("^Node Description:\\.*(.*)$");
     private static final Pattern DATA_COUNTER = Pattern.compile("(Xmt|Rcv)(Pkts|Data)");
 
+    /**
+     * ibdatacounts' JSON document, and each port check of ibdatacounters'.
+     *
+     * @param lid             the LID queried
+     * @param nodeDescription the node's description ({@code smpquery nodedesc})
+     * @param portNum         the port, 255 (AllPortSelect) for all of them
+     * @param counters        the data counters the text shows, by their IBA names ({@code portRcvData}, {@code portRcvPkts})
+     * @param ok              whether the query succeeded for that port (the text's {@code OK} rather than {@code FAILED})
+     */
+    public record PortData(String lid, String nodeDescription, String portNum, Map<String, Long> counters, boolean ok) {
+    }
+
     @Override
     int run() {
-        return datacounts(this, prog(), args);
+        List<PortData> checks = new ArrayList<>();
+        int status = datacounts(this, prog(), args, checks);
+        if (status == 0) {
+            document(checks.getFirst());
+        }
+        return status;
     }
 
     /** The script's options. */
@@ -40,9 +62,9 @@ public final class IbdatacountsCommand extends ScriptCommand {
 
     /**
      * Runs the script as {@code ibdatacounts args...} through {@code script}'s tools and output, as
-     * ibdatacounters' {@code system()} runs it too.
+     * ibdatacounters' {@code system()} runs it too; the port's counters, once read, are added to {@code checks}.
      */
-    static int datacounts(ScriptCommand script, String prog, List<String> args) {
+    static int datacounts(ScriptCommand script, String prog, List<String> args, List<PortData> checks) {
         Flags flags = new Flags();
         int i = 0;
         for (; i < args.size() && !args.get(i).isEmpty(); i++) {
@@ -120,8 +142,10 @@ public final class IbdatacountsCommand extends ScriptCommand {
         List<String> perfquery = new ArrayList<>(flags.caInfo);
         perfquery.addAll(words(List.of(lid, portnum)));
         Output counters = script.backticks("perfquery", perfquery);
-        int filtered = filter(script, flags, lid, portnum, counters.text());
+        Map<String, Long> values = new LinkedHashMap<>();
+        int filtered = filter(script, flags, lid, portnum, counters.text(), values);
         String prefix = "Error on lid " + lid + " (" + nodename + ") port " + portname + ": ";
+        checks.add(new PortData(lid, nodename, portnum, values, filtered == 0 && counters.status() == 0));
         if (filtered == 0 && counters.status() == 0) {
             if (flags.verbose) {
                 script.out().print(prefix);
@@ -136,9 +160,10 @@ public final class IbdatacountsCommand extends ScriptCommand {
 
     /**
      * The script's awk filter over perfquery's output: the header, the lines of libibmad's messages,
-     * the data counters; a PortSelect other than the port asked for is an error (status 255).
+     * the data counters (also put in {@code values}, by their IBA names); a PortSelect other than the
+     * port asked for is an error (status 255).
      */
-    private static int filter(ScriptCommand script, Flags flags, String lid, String portnum, String text) {
+    private static int filter(ScriptCommand script, Flags flags, String lid, String portnum, String text, Map<String, Long> values) {
         String error = "";
         for (String line : lines(text)) {
             if (line.startsWith("# Port counters")) {
@@ -162,7 +187,13 @@ public final class IbdatacountsCommand extends ScriptCommand {
                 break;
             }
             if (DATA_COUNTER.matcher(fields[0]).find()) {
-                script.out().print(fields[0] + ":........................." + (fields.length > 1 ? fields[1] : "") + "\n");
+                String value = fields.length > 1 ? fields[1] : "";
+                script.out().print(fields[0] + ":........................." + value + "\n");
+                try {
+                    values.put(Character.toLowerCase(fields[0].charAt(0)) + fields[0].substring(1), Long.parseUnsignedLong(value.trim()));
+                } catch (NumberFormatException e) {
+                    // a value perfquery did not print as a number: the text shows it, the document leaves it out
+                }
             }
         }
         if (error.isEmpty()) {

@@ -15,12 +15,38 @@ import picocli.CommandLine.Command;
  * list compressed ({@link HostList}). The switch is found in the topology cache ({@link
  * TopologyCache}; {@code -R} discovers it anew) by GUID or by description; one that is not there
  * exits 1, a missing argument prints the usage on standard output, status 2.
+ *
+ * <p>With {@code --json}: {@link Document}.
  */
 @Command(name = "ibfindnodesusing", aliases = "ibfindnodesusing.pl",
         description = "Find a list of nodes which are routed through switch:port.")
 public final class IbfindnodesusingCommand extends ScriptCommand {
     private static final Pattern ROUTED_CA = Pattern.compile("\\w+\\s+(\\d+)\\s+:\\s+\\(Channel Adapter.*:\\s+'(.*)'\\)");
     private static final Pattern SWITCH = Pattern.compile("^Switch.*\"S-(.*)\"\\s+# (.*) port.*");
+
+    /**
+     * ibfindnodesusing's JSON document.
+     *
+     * @param nodeGuid        the switch's node GUID
+     * @param portNum         its port
+     * @param nodeDescription the switch's description in the cache
+     * @param remote          the far end of the port's link, absent when the cache shows none
+     * @param routedOut       the channel adapters (their descriptions) whose LFT entry at the switch is the port, in LFT order
+     * @param routedBack      those whose LFT entry at the far end is its port
+     */
+    public record Document(String nodeGuid, String portNum, String nodeDescription, Remote remote, List<String> routedOut,
+            List<String> routedBack) {
+    }
+
+    /**
+     * The far end of a link, as the cache shows it.
+     *
+     * @param nodeGuid        its node GUID
+     * @param portNum         its port
+     * @param nodeDescription its description
+     */
+    public record Remote(String nodeGuid, String portNum, String nodeDescription) {
+    }
 
     private String ca = "";
     private String port = "";
@@ -61,10 +87,13 @@ public final class IbfindnodesusingCommand extends ScriptCommand {
         String link = switchGuid + " " + targetPort + " (" + description + ")  %s  " + text(remoteGuid) + " " + text(remotePort)
                 + " (" + (remote == null ? "" : remote.description()) + ")\n";
         out().print(link.formatted("==>>"));
-        out().print(hostsLine(hostsRouted(switchGuid, targetPort)) + "\n\n");
+        List<String> out = hostsRouted(switchGuid, targetPort);
+        out().print(hostsLine(out) + "\n\n");
         List<String> back = hostsRouted(remoteGuid, remotePort);
         out().print(link.formatted("<<=="));
         out().print(hostsLine(back) + "\n");
+        document(new Document(switchGuid, targetPort, description,
+                remote == null ? null : new Remote(remoteGuid, remotePort, remote.description()), named(out), named(back)));
         return 0;
     }
 
@@ -96,6 +125,11 @@ public final class IbfindnodesusingCommand extends ScriptCommand {
             }
         }
         return hosts;
+    }
+
+    /** The hosts of a {@link #hostsRouted} list, without its undefined first element. */
+    private static List<String> named(List<String> hosts) {
+        return hosts.stream().filter(h -> h != null).toList();
     }
 
     /** The compressed list as the script prints it: split at its commas, joined by blanks. */

@@ -1,6 +1,7 @@
 package org.jrdma.tools.scripts;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,8 @@ import picocli.CommandLine.Command;
  * zeros and duplicates (a port GUID equal to another node's GUID included), reading the topology
  * cache ({@link TopologyCache}; {@code -R} discovers it anew). Prints one line per problem and exits
  * 1 if there was any, else 0; {@code -h} or a bad option prints the usage on standard output, status 2.
+ *
+ * <p>With {@code --json}: {@link Document}, the same problems in the same order, and the status the same.
  */
 @Command(name = "ibidsverify", aliases = "ibidsverify.pl",
         description = "Validate LIDs and GUIDs (check for zero and duplicates) in the local subnet.")
@@ -30,6 +33,38 @@ public final class IbidsverifyCommand extends ScriptCommand {
     private final Map<String, String> nodeGuids = new HashMap<>();
     private final Map<String, String> portGuids = new HashMap<>();
     private int returnCode;
+    private final List<Problem> problems = new ArrayList<>();
+
+    /**
+     * ibidsverify's JSON document.
+     *
+     * @param lids      how many distinct LIDs the cache holds
+     * @param nodeGuids how many distinct node GUIDs
+     * @param portGuids how many distinct port GUIDs
+     * @param problems  each problem, in the text's order (none: the LIDs and GUIDs are sound)
+     */
+    public record Document(int lids, int nodeGuids, int portGuids, List<Problem> problems) {
+    }
+
+    /**
+     * A LID or GUID that is zero or defined twice.
+     *
+     * @param problem  {@code zeroLid}, {@code duplicateLid}, {@code zeroNodeGuid}, {@code duplicateNodeGuid},
+     *                 {@code zeroPortGuid}, {@code duplicatePortGuid} or {@code portGuidIsNodeGuid}
+     * @param lid      the LID, as the cache writes it
+     * @param guid     the GUID (node or port), as the cache writes it
+     * @param nodeType {@code switch}, {@code ca} or {@code router}
+     * @param other    for a duplicate, what the value was already defined for (its node GUID, or LID)
+     * @param text     the line the text prints
+     */
+    public record Problem(String problem, String lid, String guid, String nodeType, String other, String text) {
+    }
+
+    private void problem(String problem, String lid, String guid, String nodeType, String other, String text) {
+        out().print(text + "\n");
+        problems.add(new Problem(problem, lid, guid, nodeType, other, text));
+        returnCode = 1;
+    }
 
     @Override
     int run() throws Exception {
@@ -94,6 +129,7 @@ public final class IbidsverifyCommand extends ScriptCommand {
                 }
             }
         }
+        document(new Document(lids.size(), nodeGuids.size(), portGuids.size(), problems));
         return returnCode;
     }
 
@@ -114,11 +150,9 @@ public final class IbidsverifyCommand extends ScriptCommand {
 
     private void insertLid(String lid, String nodeGuid, String nodeType) {
         if (isZero(lid)) {
-            out().print("LID 0 found for " + nodeType + " NodeGUID " + nodeGuid + "\n");
-            returnCode = 1;
+            problem("zeroLid", lid, nodeGuid, nodeType, null, "LID 0 found for " + nodeType + " NodeGUID " + nodeGuid);
         } else if (lids.containsKey(lid)) {
-            out().print("LID " + lid + " already defined for NodeGUID " + lids.get(lid) + "\n");
-            returnCode = 1;
+            problem("duplicateLid", lid, nodeGuid, nodeType, lids.get(lid), "LID " + lid + " already defined for NodeGUID " + lids.get(lid));
         } else {
             lids.put(lid, nodeGuid);
         }
@@ -126,11 +160,10 @@ public final class IbidsverifyCommand extends ScriptCommand {
 
     private void insertNodeGuid(String lid, String nodeGuid, String nodeType) {
         if (isZero(nodeGuid)) {
-            out().print(nodeType + " GUID 0x0 found with LID " + lid + "\n");
-            returnCode = 1;
+            problem("zeroNodeGuid", lid, nodeGuid, nodeType, null, nodeType + " GUID 0x0 found with LID " + lid);
         } else if (nodeGuids.containsKey(nodeGuid)) {
-            out().print("NodeGUID " + nodeGuid + " already defined for LID " + nodeGuids.get(nodeGuid) + "\n");
-            returnCode = 1;
+            problem("duplicateNodeGuid", lid, nodeGuid, nodeType, nodeGuids.get(nodeGuid),
+                    "NodeGUID " + nodeGuid + " already defined for LID " + nodeGuids.get(nodeGuid));
         } else {
             nodeGuids.put(nodeGuid, lid);
         }
@@ -138,16 +171,15 @@ public final class IbidsverifyCommand extends ScriptCommand {
 
     private void insertPortGuid(String lid, String portGuid, String nodeType, String nodeGuid) {
         if (isZero(portGuid)) {
-            out().print(nodeType + " GUID 0x0 found with LID " + lid + "\n");
-            returnCode = 1;
+            problem("zeroPortGuid", lid, portGuid, nodeType, null, nodeType + " GUID 0x0 found with LID " + lid);
         } else if (portGuids.containsKey(portGuid)) {
-            out().print("PortGUID " + portGuid + " already defined for LID " + portGuids.get(portGuid) + "\n");
-            returnCode = 1;
+            problem("duplicatePortGuid", lid, portGuid, nodeType, portGuids.get(portGuid),
+                    "PortGUID " + portGuid + " already defined for LID " + portGuids.get(portGuid));
         } else {
             portGuids.put(portGuid, lid);
             if (!nodeGuid.equals(portGuid) && nodeGuids.containsKey(portGuid)) {
-                out().print("PortGUID " + portGuid + " is an invalid duplicate of a NodeGUID\n");
-                returnCode = 1;
+                problem("portGuidIsNodeGuid", lid, portGuid, nodeType, nodeGuids.get(portGuid),
+                        "PortGUID " + portGuid + " is an invalid duplicate of a NodeGUID");
             }
         }
     }

@@ -18,6 +18,8 @@ import picocli.CommandLine.Option;
  * {@code device:port}; none for every port of every device; {@code -h} (as the first argument
  * only) prints the usage. A device without a {@code ports} folder, or no devices at all, is the
  * script's {@code Fatal error:} on standard output, status 255.
+ *
+ * <p>With {@code --json}: {@link Document}, the ports in the text's order.
  */
 @Command(name = "ibstatus", description = "Show the status of the local InfiniBand ports, from sysfs.")
 public final class IbstatusCommand extends ScriptCommand {
@@ -26,6 +28,35 @@ public final class IbstatusCommand extends ScriptCommand {
     @Option(names = "--sysfs", paramLabel = "DIR", defaultValue = "/sys",
             description = "read the sysfs tree under DIR instead of /sys (a copy of another machine's, or libumad2sim's)")
     Path sysfs;
+
+    /** With {@code --json}: the ports shown, in order. */
+    private final List<PortStatus> ports = new ArrayList<>();
+
+    /**
+     * ibstatus' JSON document.
+     *
+     * @param ports every port shown, in the text's order
+     */
+    public record Document(List<PortStatus> ports) {
+    }
+
+    /**
+     * One port's status: each value the text of its sysfs file (words joined by one blank), or what
+     * the text shows when the file cannot be read ({@code unknown}, {@code IB} for the link layer).
+     *
+     * @param device        the RDMA device ({@code mlx5_0})
+     * @param portNum       the port number, as the folder is named
+     * @param defaultGid    {@code gids/0}, GID index 0
+     * @param baseLid       {@code lid}, the port's base LID ({@code 0x1})
+     * @param smLid         {@code sm_lid}, the master SM's LID
+     * @param state         {@code state}, PortState ({@code 4: ACTIVE})
+     * @param physState     {@code phys_state}, PortPhysicalState ({@code 5: LinkUp})
+     * @param rate          {@code rate} ({@code 40 Gb/sec (4X QDR)})
+     * @param linkLayer     {@code link_layer} ({@code InfiniBand}, {@code Ethernet})
+     */
+    public record PortStatus(String device, String portNum, String defaultGid, String baseLid, String smLid, String state, String physState,
+            String rate, String linkLayer) {
+    }
 
     @Override
     int run() {
@@ -48,6 +79,7 @@ public final class IbstatusCommand extends ScriptCommand {
                 for (String device : glob(base)) {
                     deviceStatus(base, device, null);
                 }
+                document(new Document(ports));
                 return 0;
             }
             for (String arg : args) {
@@ -59,6 +91,7 @@ public final class IbstatusCommand extends ScriptCommand {
                 String port = first < 0 ? null : arg.substring(arg.lastIndexOf(':') + 1);
                 deviceStatus(base, device, port);
             }
+            document(new Document(ports));
             return 0;
         } catch (Fatal e) {
             return fatal(e.getMessage());
@@ -78,23 +111,26 @@ public final class IbstatusCommand extends ScriptCommand {
 
     private void portStatus(Path base, String device, String port) {
         Path dir = base.resolve(device).resolve("ports").resolve(port);
-        StringBuilder text = new StringBuilder("Infiniband device '" + device + "' port " + port + " status:\n");
-        text.append(line("\tdefault gid:\t", dir.resolve("gids/0"), "unknown"));
-        text.append(line("\tbase lid:\t", dir.resolve("lid"), "unknown"));
-        text.append(line("\tsm lid:\t\t", dir.resolve("sm_lid"), "unknown"));
-        text.append(line("\tstate:\t\t", dir.resolve("state"), "unknown"));
-        text.append(line("\tphys state:\t", dir.resolve("phys_state"), "unknown"));
-        text.append(line("\trate:\t\t", dir.resolve("rate"), "unknown"));
-        text.append(line("\tlink_layer:\t", dir.resolve("link_layer"), "IB"));
-        text.append('\n');
-        out().print(text);
+        String gid = value(dir.resolve("gids/0"), "unknown");
+        String lid = value(dir.resolve("lid"), "unknown");
+        String smLid = value(dir.resolve("sm_lid"), "unknown");
+        String state = value(dir.resolve("state"), "unknown");
+        String physState = value(dir.resolve("phys_state"), "unknown");
+        String rate = value(dir.resolve("rate"), "unknown");
+        String linkLayer = value(dir.resolve("link_layer"), "IB");
+        ports.add(new PortStatus(device, port, gid, lid, smLid, state, physState, rate, linkLayer));
+        out().print("Infiniband device '" + device + "' port " + port + " status:\n"
+                + line("\tdefault gid:\t", gid) + line("\tbase lid:\t", lid) + line("\tsm lid:\t\t", smLid)
+                + line("\tstate:\t\t", state) + line("\tphys state:\t", physState) + line("\trate:\t\t", rate)
+                + line("\tlink_layer:\t", linkLayer) + "\n");
     }
 
     /**
-     * {@code echo "<label>" `[ -r file ] && cat file || echo <otherwise>`}: the label, then the
-     * file's words (or {@code otherwise} when it cannot be read), each after one blank.
+     * {@code `[ -r file ] && cat file || echo <otherwise>`} as {@code echo "<label>"} prints it after
+     * its label and a blank: the file's words joined by one blank (or {@code otherwise} when it
+     * cannot be read).
      */
-    private String line(String label, Path file, String otherwise) {
+    private String value(Path file, String otherwise) {
         List<String> words = new ArrayList<>();
         if (Files.isReadable(file)) {
             try {
@@ -106,9 +142,12 @@ public final class IbstatusCommand extends ScriptCommand {
         } else {
             words.add(otherwise);
         }
-        StringBuilder line = new StringBuilder(label);
-        words.forEach(w -> line.append(' ').append(w));
-        return line.append('\n').toString();
+        return String.join(" ", words);
+    }
+
+    /** {@code echo "<label>" <value>}: the label, then the value's words after one blank (none for an empty value). */
+    private static String line(String label, String value) {
+        return (value.isEmpty() ? label : label + " " + value) + "\n";
     }
 
     private static List<String> words(String text) {

@@ -5,6 +5,7 @@ import java.math.MathContext;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -18,6 +19,9 @@ import picocli.CommandLine.Command;
  * ends it (status 255). The counters are IBswcountlimits.pm's, in its order (the script's hash order
  * changes from run to run). With {@code -G} the port GUID is resolved to a LID first ({@code ibaddr
  * -G}), as ibtool's perfquery reads LIDs only.
+ *
+ * <p>With {@code --json}: {@link Document}, written when the cycles end, or, without {@code -n},
+ * when the command is interrupted (SIGINT, SIGTERM); a perfquery that fails is the error document.
  */
 @Command(name = "ibswportwatch", aliases = "ibswportwatch.pl",
         description = "Poll a port's counters and report their rates (rdma-core's ibswportwatch.pl).")
@@ -33,6 +37,28 @@ public final class IbswportwatchCommand extends ScriptCommand {
     private static final int RATE_THRESHOLD = 10;
     /** The data counters whose rates {@code -b} prints. */
     private static final List<String> DATA = List.of("PortXmitData", "PortRcvData", "PortXmitPkts", "PortRcvPkts");
+
+    /**
+     * ibswportwatch's JSON document.
+     *
+     * @param lid          the LID polled
+     * @param portNum      the port polled
+     * @param pauseSeconds the time between polls ({@code -p})
+     * @param cycles       each cycle after the first poll, in order
+     */
+    public record Document(String lid, String portNum, double pauseSeconds, List<Cycle> cycles) {
+    }
+
+    /**
+     * One cycle: the counters' rates since the last poll and their new values, by their IBA names
+     * ({@code symbolErrorCounter}, {@code portXmitData}...).
+     *
+     * @param rates     each counter's rate a second
+     * @param excessive the watched error counters whose rate is above 10 a second (the text's {@code excessive rate})
+     * @param counters  each counter's new value
+     */
+    public record Cycle(Map<String, Double> rates, List<String> excessive, Map<String, Long> counters) {
+    }
 
     private final Map<String, String> current = new LinkedHashMap<>();
     private final Map<String, String> latest = new LinkedHashMap<>();
@@ -72,17 +98,38 @@ public final class IbswportwatchCommand extends ScriptCommand {
             return 255;
         }
         double seconds = Perl.number(pause);
+        List<Cycle> cycles = new CopyOnWriteArrayList<>();
+        document(new Document(lid, port, seconds, cycles));
+        Thread interrupted = new Thread(() -> writeJson(0, ""));
+        if (json()) {
+            Runtime.getRuntime().addShutdownHook(interrupted);
+        }
+        try {
+            return watch(cycle, seconds, perfquery, typed, bytes, verbose, cycles);
+        } finally {
+            if (json()) {
+                Runtime.getRuntime().removeShutdownHook(interrupted);
+            }
+        }
+    }
+
+    /** The script's loop: {@code cycle} polls (-1: forever), {@code seconds} apart; its status. */
+    private int watch(double cycle, double seconds, List<String> perfquery, String typed, boolean bytes, boolean verbose, List<Cycle> cycles)
+            throws InterruptedException {
         while (cycle != 0) {
             out().print("Checking counts...\n");
             out().flush();
             Thread.sleep((long) Math.max(0, Math.floor(seconds)) * 1000);
             if (!poll(perfquery, typed)) {
+                document(null);
                 return 255;
             }
             if (seconds == 0) {
                 err().print("Illegal division by zero at /usr/share/perl5/IBswcountlimits.pm line 166.\n");
+                document(null);
                 return 255;
             }
+            cycles.add(cycle(seconds));
             for (String counter : RATE_WATCHED) {
                 double rate = rate(counter, seconds);
                 if (rate > RATE_THRESHOLD) {
@@ -107,6 +154,20 @@ public final class IbswportwatchCommand extends ScriptCommand {
             }
         }
         return 0;
+    }
+
+    /** The cycle's rates and counters as the document has them. */
+    private Cycle cycle(double seconds) {
+        Map<String, Double> rates = new LinkedHashMap<>();
+        Map<String, Long> counters = new LinkedHashMap<>();
+        for (String counter : COUNTERS) {
+            String name = Character.toLowerCase(counter.charAt(0)) + counter.substring(1);
+            rates.put(name, rate(counter, seconds));
+            counters.put(name, Long.parseUnsignedLong(latest.get(counter)));
+        }
+        List<String> excessive = RATE_WATCHED.stream().filter(c -> rate(c, seconds) > RATE_THRESHOLD)
+                .map(c -> Character.toLowerCase(c.charAt(0)) + c.substring(1)).toList();
+        return new Cycle(rates, excessive, counters);
     }
 
     /** The script's {@code get_new_counts}: the last values become the old ones, perfquery's the new; false if it failed. */

@@ -1,6 +1,7 @@
 package org.jrdma.tools.scripts;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,6 +21,8 @@ import picocli.CommandLine.Command;
  * the end of the file) and keep the ports of every node they matched: ibprintswitch and ibprintrt
  * never print the ports of the last switch or router of the file, and two nodes of one name share
  * their port lines. Each command here prints every matched node's own ports, as they evidently mean to.
+ *
+ * <p>With {@code --json}: {@link Document}, the nodes matched (or with {@code -l} the nodes listed).
  */
 public abstract sealed class NodePrintCommand extends ScriptCommand
         permits NodePrintCommand.Ca, NodePrintCommand.Switch, NodePrintCommand.Router {
@@ -43,6 +46,35 @@ public abstract sealed class NodePrintCommand extends ScriptCommand
 
     abstract Kind kind();
 
+    /**
+     * ibprintca's, ibprintswitch's and ibprintrt's JSON document.
+     *
+     * @param nodes  the nodes matched, in the cache's order (absent with {@code -l})
+     * @param listed with {@code -l}: the lines of the node list (ibhosts, ibswitches, ibrouters on the cache)
+     */
+    public record Document(List<NodeLines> nodes, List<String> listed) {
+    }
+
+    /**
+     * A node's lines in the topology cache (ibnetdiscover's output).
+     *
+     * @param nodeGuid        its GUID, as the header writes it
+     * @param nodeDescription its description, as the header writes it
+     * @param line            its header line
+     * @param ports           its port lines, in port order
+     */
+    public record NodeLines(String nodeGuid, String nodeDescription, String line, List<PortLine> ports) {
+    }
+
+    /**
+     * A port line of the cache.
+     *
+     * @param portNum the port
+     * @param line    the line
+     */
+    public record PortLine(int portNum, String line) {
+    }
+
     @Override
     final int run() throws Exception {
         Kind kind = kind();
@@ -58,7 +90,9 @@ public abstract sealed class NodePrintCommand extends ScriptCommand
         }
         Path cache = TopologyCache.ensure(this, opts.has('R'), opts.value('C', ""), opts.value('P', ""));
         if (opts.has('l')) {
-            out().print(backticks(kind.lister(), List.of(cache.toString())).text());
+            String listed = backticks(kind.lister(), List.of(cache.toString())).text();
+            out().print(listed);
+            document(new Document(null, listed.isEmpty() ? List.of() : List.of(listed.split("\n"))));
             return 1;
         }
         if (target == null || target.isEmpty()) {
@@ -69,16 +103,17 @@ public abstract sealed class NodePrintCommand extends ScriptCommand
         boolean inNode = false;
         Map<Integer, String> ports = new TreeMap<>();
         StringBuilder text = new StringBuilder();
+        List<NodeLines> nodes = new ArrayList<>();
         for (String line : TopologyCache.lines(cache)) {
             boolean nodeLine = line.startsWith("Ca") || line.startsWith("Switch") || line.startsWith("Rt");
             if (nodeLine && inNode) {
-                ports.values().forEach(p -> text.append(p).append('\n'));
-                ports.clear();
+                endNode(ports, text, nodes);
                 inNode = false;
             }
             Matcher header = kind.header().matcher(line);
             if (header.find() && (("0x" + header.group(1)).equals(target) || byDescription.matcher(header.group(2)).find())) {
                 text.append(line).append('\n');
+                nodes.add(new NodeLines("0x" + header.group(1), header.group(2), line, List.of()));
                 inNode = true;
                 found++;
             }
@@ -87,7 +122,9 @@ public abstract sealed class NodePrintCommand extends ScriptCommand
                 ports.put(Integer.valueOf(port.group(1)), line);
             }
         }
-        ports.values().forEach(p -> text.append(p).append('\n'));
+        if (inNode) {
+            endNode(ports, text, nodes);
+        }
         out().print(text);
         if (found == 0) {
             out().flush();
@@ -97,7 +134,17 @@ public abstract sealed class NodePrintCommand extends ScriptCommand
         if (found > 1) {
             out().print("\nWARNING: Found " + found + " " + kind.duplicates() + " with the name \"" + target + "\"\n");
         }
+        document(new Document(nodes, null));
         return 0;
+    }
+
+    /** The node's ports as its text ends: each port line in port order, then the ports are the next node's to collect. */
+    private static void endNode(Map<Integer, String> ports, StringBuilder text, List<NodeLines> nodes) {
+        ports.values().forEach(p -> text.append(p).append('\n'));
+        NodeLines node = nodes.getLast();
+        nodes.set(nodes.size() - 1, new NodeLines(node.nodeGuid(), node.nodeDescription(), node.line(),
+                ports.entrySet().stream().map(e -> new PortLine(e.getKey(), e.getValue())).toList()));
+        ports.clear();
     }
 
     private int usage(Kind kind) {

@@ -1,12 +1,19 @@
 package org.jrdma.tools.scripts;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.Ibtool;
+import org.jrdma.tools.json.JsonError;
+import org.jrdma.tools.json.JsonOption;
+import org.jrdma.tools.json.JsonOutput;
 import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -19,6 +26,11 @@ import picocli.CommandLine.Unmatched;
  * tool and reads its output ({@code `ibroute -G ...`}) the command runs that ibtool subcommand in this
  * process ({@link #backticks}), attached where it is, its standard error passed through as the
  * script's is. Output, messages and exit statuses are the script's.
+ *
+ * <p>With {@code --json} (which no script reads) the command runs as it would, its text kept from
+ * standard output, and then writes its JSON document there instead: the one it handed to
+ * {@link #document(Object)}, or, when it handed none (a usage message, a fatal error), the
+ * {@link JsonError} document of what it printed, with the same exit status (README, "JSON output").
  */
 abstract class ScriptCommand implements Callable<Integer> {
     @Spec
@@ -31,18 +43,77 @@ abstract class ScriptCommand implements Callable<Integer> {
     @Option(names = "--sim-node", paramLabel = "NODE", description = "the simulated node to attach at")
     String simNode;
 
+    @Mixin
+    JsonOption jsonOption;
+
     /** The script's own arguments, in order. */
     @Unmatched
     List<String> args = new ArrayList<>();
 
+    /** With {@code --json}: the command's result as its document, once it has one. */
+    private volatile Object document;
+
+    /** With {@code --json}: the standard output the document goes to, while the text goes to a buffer. */
+    private PrintWriter jsonOut;
+
+    /** With {@code --json}: whether the document has been written. */
+    private boolean jsonWritten;
+
     @Override
     public final Integer call() throws Exception {
+        if (!json()) {
+            try {
+                return run();
+            } finally {
+                out().flush();
+                err().flush();
+            }
+        }
+        jsonOut = out();
+        StringWriter text = new StringWriter();
+        spec.commandLine().setOut(new PrintWriter(text));
+        int status;
+        String message;
         try {
-            return run();
+            status = run();
+            message = text.toString();
+        } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+            // what the text run reports as ibtool's failure (status 255): here on standard error, and as the error document
+            message = e.getMessage() == null ? e.toString() : e.getMessage();
+            err().print(prog() + ": " + message + "\n");
+            status = ExitCodes.FAILED;
+            document = null;
         } finally {
             out().flush();
             err().flush();
+            spec.commandLine().setOut(jsonOut);
         }
+        writeJson(status, message);
+        return status;
+    }
+
+    /** Whether {@code --json} asked for the command's JSON document rather than the script's text. */
+    final boolean json() {
+        return jsonOption != null && jsonOption.requested();
+    }
+
+    /** With {@code --json}: {@code value} is the command's result, its JSON document (a record of its documented shape). */
+    final void document(Object value) {
+        document = value;
+    }
+
+    /**
+     * Writes the JSON document, once: the command's result, or if it has none the error document
+     * of {@code text} (what the script printed: its usage, its fatal error) and {@code status}.
+     */
+    final synchronized void writeJson(int status, String text) {
+        if (jsonWritten) {
+            return;
+        }
+        jsonWritten = true;
+        Object written = document != null ? document
+                : new JsonError(spec.name(), status, text.strip(), null, List.of()).document();
+        JsonOutput.write(jsonOut, written, jsonOption.compact());
     }
 
     /** Does what the script does and returns its exit status. */

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -17,6 +18,8 @@ import picocli.CommandLine.Option;
  * device's node description instead. It warns first that it is deprecated; a device without the
  * file is reported on standard error (the script's {@code logger -s}). {@code -h}: the usage on
  * standard output, status 2.
+ *
+ * <p>With {@code --json}: {@link Document}.
  */
 @Command(name = "set_nodedesc", aliases = {"set_nodedesc.sh"},
         description = "Set (or with -v show) the node description of every local RDMA device (deprecated).")
@@ -25,6 +28,25 @@ public final class SetNodedescCommand extends ScriptCommand {
 
     @Option(names = "--sysfs", paramLabel = "DIR", defaultValue = "/sys", description = "the sysfs tree to use instead of /sys")
     Path sysfs;
+
+    /**
+     * set_nodedesc's JSON document.
+     *
+     * @param nodeDescription the name written (absent with {@code -v})
+     * @param devices         every RDMA device, in name order
+     */
+    public record Document(String nodeDescription, List<Device> devices) {
+    }
+
+    /**
+     * A device's node description.
+     *
+     * @param device          the RDMA device ({@code mlx5_0})
+     * @param nodeDescription with {@code -v}, its {@code node_desc} file's text; absent if it has none
+     * @param ok              whether it has a {@code node_desc} file (the name was written, or read)
+     */
+    public record Device(String device, String nodeDescription, boolean ok) {
+    }
 
     @Override
     int run() throws IOException {
@@ -49,14 +71,18 @@ public final class SetNodedescCommand extends ScriptCommand {
             i++;
         }
         String name = i < args.size() && !args.get(i).isEmpty() ? args.get(i) : hostName;
+        List<Device> written = new ArrayList<>();
         for (String device : devices(ib)) {
             Path file = ib.resolve(device).resolve("node_desc");
             if (Files.isRegularFile(file)) {
                 Files.writeString(file, name, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+                written.add(new Device(device, null, true));
             } else {
                 err().print(user() + ": Failed to set node_desc for : " + device + "\n");
+                written.add(new Device(device, null, false));
             }
         }
+        document(new Document(name, written));
         return 0;
     }
 
@@ -71,14 +97,19 @@ public final class SetNodedescCommand extends ScriptCommand {
     }
 
     private int viewAll(Path ib) throws IOException {
+        List<Device> read = new ArrayList<>();
         for (String device : devices(ib)) {
             Path file = ib.resolve(device).resolve("node_desc");
             if (Files.isRegularFile(file)) {
-                out().print(device + ": " + Files.readString(file));
+                String description = Files.readString(file);
+                out().print(device + ": " + description);
+                read.add(new Device(device, description.replaceFirst("\n$", ""), true));
             } else {
                 err().print(user() + ": Failed to set node_desc for : " + device + "\n");
+                read.add(new Device(device, null, false));
             }
         }
+        document(new Document(null, read));
         return 0;
     }
 

@@ -36,6 +36,8 @@ import picocli.CommandLine.Parameters;
  * on standard error and still exit 0; {@code -N} and {@code -w} first read the class's
  * ClassPortInfo and exit 255 if the class is not served. Without a destination the MADs go to the
  * local port.
+ *
+ * <p>With {@code --json}: {@link Document}, what the text shows, and the queries that failed.
  */
 @Command(name = "vendstat", mixinStandardHelpOptions = true,
         description = "Read or configure a Mellanox switch's vendor attributes: general information, PortXmitWait, counter groups, "
@@ -89,11 +91,109 @@ public final class VendstatCommand extends PackageFabricCommand {
     /** jrdma's explanation of each failed MAD, told after the C tool's lines. */
     private final List<String> failures = new ArrayList<>();
 
+    /** What the command found, for {@code --json}. */
+    private final Document document = new Document();
+
+    /**
+     * vendstat's JSON document: the members of what was asked, each as the text shows it.
+     * (A class rather than a record: the command fills it in as it goes.)
+     */
+    public static final class Document {
+        /** The switch's LID. */
+        public int lid;
+        /** The port the counter group MADs name (the attribute modifier), 0 when none was given. */
+        public int portNum;
+        /** {@code -N}: GeneralInfo. */
+        public GeneralInfo generalInfo;
+        /** {@code -w}: the ports whose PortXmitWait is not 0. */
+        public List<PortXmitWait> portXmitWait;
+        /** {@code -i}: CounterGroupInfo. */
+        public CounterGroupInfo counterGroupInfo;
+        /** {@code -c}: the counter groups configured. */
+        public CounterGroupConfig counterGroupConfig;
+        /** {@code -R} and {@code -W}: the configuration space records read and written, in order. */
+        public List<ConfigSpaceRecord> configSpaceRecords;
+        /** The vendor MADs that failed (told on standard error), in order. */
+        public final List<Failure> failures = new ArrayList<>();
+    }
+
+    /**
+     * GeneralInfo (Mellanox vendor attribute 0x17): the attribute, and the versions and PSID as the text shows them.
+     *
+     * @param attribute the attribute as answered
+     * @param fwVersion the firmware version ({@code 01.02.03}; from the extended fields on devices that have them)
+     * @param fwPsid    the firmware's PSID
+     * @param swVersion the software version
+     */
+    public record GeneralInfo(MlxGeneralInfo attribute, String fwVersion, String fwPsid, String swVersion) {
+    }
+
+    /**
+     * An InfiniScale III port's PortXmitWait counter.
+     *
+     * @param portNum      the port
+     * @param portXmitWait its value
+     */
+    public record PortXmitWait(int portNum, long portXmitWait) {
+    }
+
+    /**
+     * CounterGroupInfo (Mellanox vendor attribute 0x90).
+     *
+     * @param numOfCounterGroups the number of counter groups
+     * @param groupMasks         each group's mask
+     */
+    public record CounterGroupInfo(int numOfCounterGroups, List<Long> groupMasks) {
+    }
+
+    /**
+     * ConfigCounterGroup (Mellanox vendor attribute 0x91) as {@code -c} set it.
+     *
+     * @param groupSelect0 the group selected first
+     * @param groupSelect1 the group selected second
+     * @param ok           whether both the Set and the Get that follows it were answered
+     */
+    public record CounterGroupConfig(int groupSelect0, int groupSelect1, boolean ok) {
+    }
+
+    /**
+     * A configuration space record as answered.
+     *
+     * @param method  {@code read} ({@code -R}) or {@code write} ({@code -W})
+     * @param address its address
+     * @param data    its data under its mask
+     */
+    public record ConfigSpaceRecord(String method, long address, long data) {
+    }
+
+    /**
+     * A vendor MAD that failed.
+     *
+     * @param method      1 Get, 2 Set
+     * @param attributeId the attribute
+     * @param what        the C tool's line after its failure line ({@code counter group info query failure}), if any
+     * @param detail      jrdma's explanation
+     */
+    public record Failure(int method, int attributeId, String what, String detail) {
+    }
+
     @Override
     protected int execute() {
         int status = query();
         failures.forEach(this::warn);
-        return status;
+        return jsonRequested() ? jsonDocument(document, status) : status;
+    }
+
+    @Override
+    protected boolean hasJsonDocument() {
+        return true;
+    }
+
+    /** Prints the C tool's text (not with {@code --json}). */
+    private void print(String format, Object... args) {
+        if (!jsonRequested()) {
+            out().printf(format, args);
+        }
     }
 
     private int query() {
@@ -109,28 +209,32 @@ public final class VendstatCommand extends PackageFabricCommand {
         } else {
             lid = destinationLid(operands.getFirst(), byGuid, "can't resolve destination port");
         }
+        document.lid = lid;
+        document.portNum = port;
         path = IBPath.builder(null).dlid(lid).build();
         dport = "Lid " + lid;
         MadTransactor transactor = transactor();
-        PrintWriter out = out();
         if (counterGroupInfo) {
             MlxCounterGroupInfo info = vendor(transactor, Method.GET, new MlxCounterGroupInfo(), port, "counter group info query failure");
             if (info != null) {
-                out.printf("counter_group_info:%n%d counter groups%n", info.numOfCounterGroups());
+                print("counter_group_info:%n%d counter groups%n", info.numOfCounterGroups());
+                List<Long> masks = new ArrayList<>();
                 for (int i = 0; i < info.numOfCounterGroups(); i++) {
                     // the C tool reads masks past its two-group array from the rest of the reply
-                    out.printf("group%d mask %s%n", i, hex(groupMask(info, i)));
+                    masks.add(groupMask(info, i));
+                    print("group%d mask %s%n", i, hex(groupMask(info, i)));
                 }
+                document.counterGroupInfo = new CounterGroupInfo(info.numOfCounterGroups(), masks);
             }
             return ExitCodes.OK;
         }
         if (groups != null) {
-            out.printf("counter_groups_config: configuring group0 %d group1 %d%n", (int) groups[0], (int) groups[1]);
-            out.flush();
+            print("counter_groups_config: configuring group0 %d group1 %d%n", (int) groups[0], (int) groups[1]);
+            out().flush();
             MlxConfigCounterGroup config = new MlxConfigCounterGroup().groupSelect0((int) groups[0] & 0xFF).groupSelect1((int) groups[1] & 0xFF);
-            if (vendor(transactor, Method.SET, config, port, "config counter group set failure") != null) {
-                vendor(transactor, Method.GET, new MlxConfigCounterGroup(), port, "config counter group query failure");
-            }
+            boolean configured = vendor(transactor, Method.SET, config, port, "config counter group set failure") != null
+                    && vendor(transactor, Method.GET, new MlxConfigCounterGroup(), port, "config counter group query failure") != null;
+            document.counterGroupConfig = new CounterGroupConfig((int) groups[0], (int) groups[1], configured);
             return ExitCodes.OK;
         }
         if (!readRecords.isEmpty() || !writeRecords.isEmpty()) {
@@ -167,16 +271,19 @@ public final class VendstatCommand extends PackageFabricCommand {
             fw = new long[] {info.fwMajor(), info.fwMinor(), info.fwSubMinor()};
             sw = new long[] {word >> 16 & 0xFF, word >> 8 & 0xFF, word & 0xFF};
         }
-        PrintWriter out = out();
-        out.printf("hw_dev_rev:  0x%04x%n", info.hwRevision());
-        out.printf("hw_dev_id:   0x%04x%n", info.deviceId());
-        out.printf("hw_uptime:   0x%08x%n", info.uptime());
-        out.printf("fw_version:  %02d.%02d.%02d%n", (int) fw[0], (int) fw[1], (int) fw[2]);
-        out.printf("fw_build_id: 0x%04x%n", info.fwBuildId());
-        out.printf("fw_date:     %02x/%02x/%04x%n", info.fwMonth(), info.fwDay(), info.fwYear());
-        out.printf("fw_psid:     '%s'%n", cString(info.toBytes(), MlxGeneralInfo.FW_PSID_BIT_OFFSET / 8));
-        out.printf("fw_ini_ver:  %d%n", (int) info.fwIniFileVersion());
-        out.printf("sw_version:  %02d.%02d.%02d%n", (int) sw[0], (int) sw[1], (int) sw[2]);
+        String fwVersion = String.format("%02d.%02d.%02d", (int) fw[0], (int) fw[1], (int) fw[2]);
+        String psid = cString(info.toBytes(), MlxGeneralInfo.FW_PSID_BIT_OFFSET / 8);
+        String swVersion = String.format("%02d.%02d.%02d", (int) sw[0], (int) sw[1], (int) sw[2]);
+        document.generalInfo = new GeneralInfo(info, fwVersion, psid, swVersion);
+        print("hw_dev_rev:  0x%04x%n", info.hwRevision());
+        print("hw_dev_id:   0x%04x%n", info.deviceId());
+        print("hw_uptime:   0x%08x%n", info.uptime());
+        print("fw_version:  %s%n", fwVersion);
+        print("fw_build_id: 0x%04x%n", info.fwBuildId());
+        print("fw_date:     %02x/%02x/%04x%n", info.fwMonth(), info.fwDay(), info.fwYear());
+        print("fw_psid:     '%s'%n", psid);
+        print("fw_ini_ver:  %d%n", (int) info.fwIniFileVersion());
+        print("sw_version:  %s%n", swVersion);
     }
 
     /** The PSID as {@code %s} prints it: up to its first NUL, which may lie beyond its 16 bytes, as in the C tool. */
@@ -197,11 +304,13 @@ public final class VendstatCommand extends PackageFabricCommand {
             first.record(i, new MlxConfigSpaceRecord().address(IS3_PORT_XMIT_WAIT + ((long) (i + 1) << 12)));
         }
         first = fatal(transactor, Method.GET, first, 2L << 22 | 16L << 16, "vendstat");
-        PrintWriter out = out();
+        List<PortXmitWait> waits = new ArrayList<>();
+        document.portXmitWait = waits;
         for (int i = 0; i < 16; i++) {
             long data = first.record(i).data();
             if (data != 0) {
-                out.printf("Port %d: PortXmitWait 0x%x%n", i + 4, data);
+                waits.add(new PortXmitWait(i + 4, data));
+                print("Port %d: PortXmitWait 0x%x%n", i + 4, data);
             }
         }
         MlxConfigSpaceAccess last = new MlxConfigSpaceAccess();
@@ -212,7 +321,8 @@ public final class VendstatCommand extends PackageFabricCommand {
         for (int i = 0; i < 8; i++) {
             long data = last.record(i).data();
             if (data != 0) {
-                out.printf("Port %d: PortXmitWait 0x%x%n", i < 4 ? i + 21 : i - 3, data);
+                waits.add(new PortXmitWait(i < 4 ? i + 21 : i - 3, data));
+                print("Port %d: PortXmitWait 0x%x%n", i < 4 ? i + 21 : i - 3, data);
             }
         }
     }
@@ -226,10 +336,14 @@ public final class VendstatCommand extends PackageFabricCommand {
         }
         MlxConfigSpaceAccess answer = vendor(transactor, method, access, 2L << 22 | (long) n << 16,
                 "cannot " + (method == Method.SET ? "set" : "get") + " config space records");
+        if (document.configSpaceRecords == null) {
+            document.configSpaceRecords = new ArrayList<>();
+        }
         if (answer != null) {
             for (int i = 0; i < n; i++) {
                 MlxConfigSpaceRecord r = answer.record(i);
-                out().printf("Config space record at 0x%x: 0x%x%n", r.address(), r.data() & r.mask());
+                document.configSpaceRecords.add(new ConfigSpaceRecord(method == Method.SET ? "write" : "read", r.address(), r.data() & r.mask()));
+                print("Config space record at 0x%x: 0x%x%n", r.address(), r.data() & r.mask());
             }
         }
     }
@@ -298,6 +412,7 @@ public final class VendstatCommand extends PackageFabricCommand {
             }
             err.flush();
             failures.add(e.getMessage());
+            document.failures.add(new Failure(method.number, attribute.attributeId(), after, e.getMessage()));
             return null;
         }
     }
