@@ -74,6 +74,19 @@ class CompatChecksTest {
         return new long[] {nodes, ports};
     }
 
+    /**
+     * Waits until OpenSM's sweep after a link change is over: sw2 answers C smpquery by LID five
+     * times running (during the sweep LID-routed MADs may go unanswered).
+     */
+    private static void awaitAnswers(Fabric fabric, String lid) {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        int answered = 0;
+        while (answered < 5) {
+            answered = fabric.run("smpquery", "-t", "200", "portinfo", lid, "1").exitCode() == 0 ? answered + 1 : 0;
+            assertTrue(System.nanoTime() < deadline, "LID " + lid + " does not answer steadily after the link change");
+        }
+    }
+
     @Test
     void nodeAndPortChecksSayWhatSmpquerySays(Fabric fabric) {
         String sw1 = lid(fabric, SW1);
@@ -200,6 +213,78 @@ class CompatChecksTest {
         } finally {
             fabric.performanceSet("sw1", 1, "PortCounters", "SymbolErrorCounter", 0);
             fabric.performanceSet("node02 HCA-1", 1, "PortCounters", "PortRcvErrors", 0);
+        }
+    }
+
+    /**
+     * On a fabric whose sw1-node02 link is enabled at 1X alone at both ends (ibsim's {@code w=1}): the width
+     * checks warn on both ends. Then sw2's link to node04 is unplugged, and the state checks read
+     * the topology saved before: sw2's port is no longer LinkUp and node04 no longer answers.
+     * Then sw2 is silenced (ibsim's {@code Error}): every check of it fails at ibaddr.
+     */
+    @Test
+    void aOneXLinkADownLinkAndASilentSwitch(@TempDir Path dir) throws IOException {
+        String text = Topology.bundled("two-switch").text().replace("[2]\t\"node02 HCA-1\"[1]", "[2]\t\"node02 HCA-1\"[1] w=1")
+                .replace("[1](0002c90300001021)\t\"sw1\"[2]", "[1](0002c90300001021)\t\"sw1\"[2] w=1");
+        try (Fabric fabric = Fabric.start(Topology.parse("two-switch, one 1X link", text, null))) {
+            String sw1 = lid(fabric, SW1);
+            String sw2 = lid(fabric, SW2);
+            String node02 = lid(fabric, NODE02);
+            String node04 = lid(fabric, NODE04);
+            String sw1Port2 = fabric.run("smpquery", "portinfo", sw1, "2").orThrow().stdout();
+            assertEquals("1X", value(sw1Port2, "LinkWidthActive"));
+            assertTrue(value(sw1Port2, "LinkWidthSupported").startsWith("1X or "), sw1Port2);
+            assertEquals("1X", value(fabric.run("smpquery", "portinfo", node02, "1").orThrow().stdout(), "LinkWidthActive"));
+            String narrow = "#warn: Link configured as 1X  lid " + sw1 + " port 2\nPort check lid " + sw1 + " port 2: FAILED\n";
+            assertRun(ibtool(fabric, "ibcheckportwidth", "-S", "-N", sw1, "2"), 255, narrow, "");
+            assertRun(ibtool(fabric, "ibcheckport", "-S", "-N", sw1, "2"), 255, narrow, "");
+            assertRun(ibtool(fabric, "ibcheckportstate", "-S", "-N", sw1, "2"), 0, "", "");
+            assertRun(ibtool(fabric, "ibcheckportwidth", "-S", sw1, "2"), 255, "\033[1;034m#warn: Link configured as 1X  lid " + sw1
+                    + " port 2\n\033[0;39mPort check lid " + sw1 + " port 2: " + RED_FAILED, "");
+
+            String topology = fabric.run("ibnetdiscover").orThrow().stdout();
+            long[] counts = topologyCounts(topology);
+            IbtoolRun width = ibtool(fabric, "ibcheckwidth", "-N");
+            assertTrue(width.out().contains(narrow + "# Checked Switch: nodeguid 0x0002c90300000a01 with failure\n"), width.out());
+            assertTrue(width.out().contains("#warn: Link configured as 1X  lid " + node02 + " port 1\nPort check lid " + node02
+                    + " port 1: FAILED\n# Checked Ca: nodeguid 0x0002c90300001020 with failure\n"), width.out());
+            assertTrue(width.out().endsWith("\n*** WARNING ***: this command is deprecated\n\n## Summary: " + counts[0]
+                    + " nodes checked, 0 bad nodes found\n##          " + counts[1] + " ports checked, 2 ports with 1x width in error found\n"), width.out());
+            assertEquals(0, width.exitCode());
+            IbtoolRun net = ibtool(fabric, "ibchecknet", "-N");
+            assertTrue(net.out().contains(narrow + "# Checked Switch: nodeguid 0x0002c90300000a01 with failure\n"), net.out());
+            assertTrue(net.out().contains("ports checked, 2 bad ports found\n##          0 ports have errors beyond threshold\n"), net.out());
+            assertEquals(2, net.exitCode());
+
+            Path saved = Files.writeString(dir.resolve("topology"), topology);
+            fabric.unlink("sw2", 2);
+            awaitAnswers(fabric, sw2);
+            String sw2Port2 = fabric.run("smpquery", "portinfo", sw2, "2").orThrow().stdout();
+            String physical = value(sw2Port2, "PhysLinkState");
+            assertNotEquals("LinkUp", physical);
+            String down = "#error: Physical link state is " + physical + "  lid " + sw2 + " port 2\nPort check lid " + sw2 + " port 2: FAILED\n";
+            assertRun(ibtool(fabric, "ibcheckportstate", "-S", "-N", sw2, "2"), 255, down, "");
+            assertRun(ibtool(fabric, "ibcheckport", "-S", "-N", sw2, "2"), 255, down, "");
+            assertTrue(fabric.run("ibaddr", "-t", "100", "-L", node04).stdout().contains("failed"));
+            IbtoolRun state = ibtool(fabric, "ibcheckstate", "-N", "-t", "100", saved.toString());
+            assertTrue(state.out().contains(down + "# Checked Switch: nodeguid 0x0002c90300000a02 with failure\n"), state.out());
+            assertTrue(state.out().contains("lid " + node04 + " address resolution: FAILED\n\n# Ca: nodeguid 0x0002c90300001040 failed\n"), state.out());
+            assertTrue(state.out().endsWith("## Summary: " + counts[0] + " nodes checked, 1 bad nodes found\n##          " + counts[1]
+                    + " ports checked, 1 ports with bad state found\n"), state.out());
+            assertEquals(0, state.exitCode());
+
+            fabric.error("sw2", 0, 100);
+            assertTrue(fabric.run("ibaddr", "-t", "100", "-L", sw2).stdout().contains("failed"));
+            IbtoolRun silent = ibtool(fabric, "ibcheckstate", "-N", "-t", "100", saved.toString());
+            long sw2Ports = topology.substring(topology.indexOf("switchguid=0x2c90300000a02")).split("\n\n")[0].lines()
+                    .filter(l -> l.startsWith("[")).count();
+            assertTrue(silent.out().contains("lid " + sw2 + " address resolution: FAILED\n"
+                    + "\n# Switch: nodeguid 0x0002c90300000a02 failed\n".repeat((int) sw2Ports)), silent.out());
+            assertTrue(silent.out().contains(" nodes checked, 2 bad nodes found\n"), silent.out());
+            IbtoolRun errors = ibtool(fabric, "ibcheckerrors", "-N", "-t", "100", saved.toString());
+            assertTrue(errors.out().contains("lid " + sw2 + " address resolution: FAILED\n\n# Switch: nodeguid 0x0002c90300000a02 failed\n"
+                    + ("lid " + sw2 + " address resolution: FAILED\n").repeat((int) sw2Ports)), errors.out());
+            assertEquals(0, errors.exitCode());
         }
     }
 }
