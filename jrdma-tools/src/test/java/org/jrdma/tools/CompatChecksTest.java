@@ -167,6 +167,7 @@ class CompatChecksTest {
                     + "PortRcvRemotePhysicalErrors=100\nPortRcvSwitchRelayErrors=100\nPortXmitDiscards=100\nPortXmitConstraintErrors=100\n"
                     + "PortRcvConstraintErrors=100\nLocalLinkIntegrityErrors=10\nExcessiveBufferOverrunErrors=10\nVL15Dropped=100\n";
             assertRun(ibtool(fabric, "ibcheckerrs", "-s"), 0, defaults, "");
+            assertRun(ibtool(fabric, "ibcheckerrs", "--show_thresholds"), 0, defaults, ""); // python-rdma's name
             assertRun(ibtool(fabric, "ibcheckerrs", "-T", thresholds.toString(), "-s"), 0,
                     defaults.replace("SymbolErrorCounter=10", "SymbolErrorCounter=30").replace("PortRcvErrors=10", "PortRcvErrors=0"), "");
             String usage = "Usage: ibcheckerrs [-h] [-b] [-v] [-G] [-T <threshold_file>] [-s(how_thresholds)] [-N \\| -nocolor] "
@@ -272,6 +273,10 @@ class CompatChecksTest {
             assertTrue(state.out().endsWith("## Summary: " + counts[0] + " nodes checked, 1 bad nodes found\n##          " + counts[1]
                     + " ports checked, 1 ports with bad state found\n"), state.out());
             assertEquals(0, state.exitCode());
+            IbtoolRun up = ibtool(fabric, "ibcheckstate", "--up", "-N", "-t", "100", saved.toString()); // python-rdma's option
+            assertFalse(up.out().contains("#error"), up.out());
+            assertTrue(up.out().endsWith("## Summary: " + counts[0] + " nodes checked, 1 bad nodes found\n##          " + (counts[1] - 1)
+                    + " ports checked, 0 ports with bad state found\n"), up.out());
 
             fabric.error("sw2", 0, 100);
             assertTrue(fabric.run("ibaddr", "-t", "100", "-L", sw2).stdout().contains("failed"));

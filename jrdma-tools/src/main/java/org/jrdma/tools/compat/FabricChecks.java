@@ -18,7 +18,9 @@ import org.jrdma.tools.ParallelReads;
  * port only if that failed, each CA and router port one by one; {@code ibchecknet} does what
  * ibcheckerrors does and ibcheckport on every port. The scripts run their checks one after the
  * other; here the nodes' checks run at once ({@link ParallelReads}) and print in the topology's
- * order, as the script's would.
+ * order, as the script's would. As in python-rdma's ibtool, {@code --nocolor} is {@code -N},
+ * {@code --up} leaves out the ports whose PhysLinkState is Polling or Disabled, and ibchecknet and
+ * ibcheckerrors take ibcheckerrs' {@code -T} thresholds file.
  */
 final class FabricChecks {
     /** How many nodes' checks run at once; the engine's own bound limits the MADs in flight. */
@@ -52,7 +54,7 @@ final class FabricChecks {
     }
 
     /** The script's options. */
-    private record Flags(List<String> caInfo, String gflags, String verbose, String brief, String thresholds, boolean v) {
+    private record Flags(List<String> caInfo, String gflags, String verbose, String brief, String thresholds, boolean v, boolean up) {
     }
 
     private FabricChecks() {
@@ -66,6 +68,7 @@ final class FabricChecks {
         String brief = "";
         String thresholds = "";
         boolean v = false;
+        boolean up = false;
         String topologyFile = null;
         for (int i = 0; i < args.size() && !args.get(i).isEmpty(); i++) {
             String arg = args.get(i);
@@ -75,6 +78,7 @@ final class FabricChecks {
                     return usage(script, kind);
                 }
                 case "-N", "-nocolor", "--nocolor" -> gflags = "-N";
+                case "--up" -> up = true; // python-rdma's ibtool: only the links that are not Polling or Disabled
                 case "-v" -> {
                     verbose = "-v";
                     brief = "";
@@ -130,7 +134,7 @@ final class FabricChecks {
             text = discovery.text();
             status = discovery.status();
         }
-        Flags flags = new Flags(caInfo, gflags, verbose, brief, thresholds, v);
+        Flags flags = new Flags(caInfo, gflags, verbose, brief, thresholds, v, up);
         List<List<String>> nodes = nodes(Shell.lines(text));
         List<ParallelReads.Outcome<NodeRun>> runs = ParallelReads.of(nodes, WINDOW, lines -> {
             NodeRun run = new NodeRun(kind, flags, script.buffered());
@@ -278,8 +282,11 @@ final class FabricChecks {
         }
 
         private void port(String line) {
-            ports++;
             String port = Shell.field(line, 1).replaceFirst("\\(.*\\)", "").replaceAll("[\\[\\]]", "");
+            if (flags.up && down(nodeType.equals("Switch") ? lid : Shell.lidAfter(line, " lid "), port)) {
+                return;
+            }
+            ports++;
             switch (kind) {
                 case STATE, WIDTH -> {
                     if (!nodeChecked) {
@@ -306,6 +313,23 @@ final class FabricChecks {
                     }
                 }
             }
+        }
+
+        /**
+         * With {@code --up}: whether {@code smpquery portinfo} says the port's PhysLinkState is
+         * Polling or Disabled, so that the port is neither checked nor counted.
+         */
+        private boolean down(String portLid, String port) {
+            List<String> portinfo = new ArrayList<>(flags.caInfo);
+            portinfo.add("portinfo");
+            portinfo.addAll(Shell.words(List.of(portLid, port)));
+            for (String line : Shell.lines(output.silently("smpquery", portinfo).text())) {
+                if (line.startsWith("PhysLinkState")) {
+                    String state = Shell.dotted(line, 2);
+                    return state.equals("Polling") || state.equals("Disabled");
+                }
+            }
+            return false;
         }
 
         /** ibcheckstate's and ibcheckwidth's {@code check_node}. */

@@ -111,7 +111,7 @@ final class SingleChecks {
                     flags.thresholds.putAll(ErrorThresholds.read(file, names).values());
                     i++;
                 }
-                case "-s" -> {
+                case "-s", "--show_thresholds" -> {
                     if (kind != Kind.ERRORS) {
                         return usage(script, kind, prog);
                     }
