@@ -47,12 +47,13 @@ abstract class CompatCommand implements Callable<Integer> {
         try (SharedEngines engines = new SharedEngines()) {
             Tools tools = (tool, toolArgs, toolErr) -> run(engines, tool, toolArgs, toolErr);
             if (json || compact) {
-                Script script = new Script(tools, new PrintWriter(new StringWriter()), err(), prog(), true);
+                // the document replaces the script's text; its standard error stays
+                Script script = new Script(tools, new PrintWriter(new StringWriter()), err(), prog());
                 int status = run(script);
                 JsonOutput.write(out(), document(script, status), compact);
                 return status;
             }
-            return run(new Script(tools, out(), err(), prog(), false));
+            return run(new Script(tools, out(), err(), prog()));
         } finally {
             out().flush();
             err().flush();

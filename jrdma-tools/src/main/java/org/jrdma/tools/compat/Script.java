@@ -16,22 +16,19 @@ final class Script {
     final PrintWriter out;
     final PrintWriter err;
     final String prog;
-    /** Whether the run is for {@code --json}: its standard output is discarded. */
-    final boolean json;
     private final List<Check> checks = new ArrayList<>();
     private final StringWriter outBuffer;
     private final StringWriter errBuffer;
 
-    Script(Tools tools, PrintWriter out, PrintWriter err, String prog, boolean json) {
-        this(tools, out, err, prog, json, null, null);
+    Script(Tools tools, PrintWriter out, PrintWriter err, String prog) {
+        this(tools, out, err, prog, null, null);
     }
 
-    private Script(Tools tools, PrintWriter out, PrintWriter err, String prog, boolean json, StringWriter outBuffer, StringWriter errBuffer) {
+    private Script(Tools tools, PrintWriter out, PrintWriter err, String prog, StringWriter outBuffer, StringWriter errBuffer) {
         this.tools = tools;
         this.out = out;
         this.err = err;
         this.prog = prog;
-        this.json = json;
         this.outBuffer = outBuffer;
         this.errBuffer = errBuffer;
     }
@@ -40,7 +37,7 @@ final class Script {
     Script buffered() {
         StringWriter outText = new StringWriter();
         StringWriter errText = new StringWriter();
-        return new Script(tools, new PrintWriter(outText), new PrintWriter(errText), prog, json, outText, errText);
+        return new Script(tools, new PrintWriter(outText), new PrintWriter(errText), prog, outText, errText);
     }
 
     /** Prints what this {@link #buffered} script printed through {@code parent}, and adds its checks to the parent's. */
