@@ -23,12 +23,12 @@ import java.util.Map;
  * @param values      the threshold of each named counter; absent means 0
  * @param description the settings as the summary prints them, {@code [Name = value]} in file order
  */
-record ErrorThresholds(boolean file, Map<String, Long> values, String description) {
+public record ErrorThresholds(boolean file, Map<String, Long> values, String description) {
     /** The C tool's default thresholds file. */
     static final Path DEFAULT_FILE = Path.of("/etc/infiniband-diags/error_thresholds");
 
     /** Reads {@code path}; a file that does not exist (or cannot be read) gives no thresholds. */
-    static ErrorThresholds read(Path path, Iterable<String> counterNames) {
+    public static ErrorThresholds read(Path path, Iterable<String> counterNames) {
         String text;
         try {
             text = Files.readString(path, StandardCharsets.ISO_8859_1);

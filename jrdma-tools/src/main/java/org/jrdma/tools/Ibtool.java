@@ -5,6 +5,8 @@ import java.util.concurrent.Callable;
 import org.jrdma.tools.cache.IbcacheeditCommand;
 import org.jrdma.tools.cc.IbccconfigCommand;
 import org.jrdma.tools.cc.IbccqueryCommand;
+import org.jrdma.tools.compat.FabricCheckCommand;
+import org.jrdma.tools.compat.SingleCheckCommand;
 import org.jrdma.tools.fts.DumpFtsCommand;
 import org.jrdma.tools.vendor.VendstatCommand;
 import org.jrdma.tools.scripts.CheckLftBalanceCommand;
@@ -62,6 +64,15 @@ public final class Ibtool implements Callable<Integer> {
             IbswportwatchCommand.class,
             IbsendtrapCommand.class,
             McmReregTestCommand.class,
+            SingleCheckCommand.Node.class,
+            SingleCheckCommand.Port.class,
+            SingleCheckCommand.PortState.class,
+            SingleCheckCommand.PortWidth.class,
+            SingleCheckCommand.Errs.class,
+            FabricCheckCommand.State.class,
+            FabricCheckCommand.Width.class,
+            FabricCheckCommand.Net.class,
+            FabricCheckCommand.Errors.class,
             ShellCommand.class);
 
     @Spec

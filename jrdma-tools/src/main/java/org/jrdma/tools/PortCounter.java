@@ -16,9 +16,9 @@ import org.jrdma.iba.pm.PmPortCountersExtended;
  * @param extended the counter in PortCountersExtended
  * @param data     whether it counts 4-byte words of data (printed in bytes, {@code KB}, ...)
  */
-record PortCounter(String name, ToLongFunction<PmPortCounters> basic, ToLongFunction<PmPortCountersExtended> extended, boolean data) {
+public record PortCounter(String name, ToLongFunction<PmPortCounters> basic, ToLongFunction<PmPortCountersExtended> extended, boolean data) {
     /** The error counters in PortCounters order (CounterSelect2, between them, is no counter). */
-    static final List<PortCounter> ERRORS = List.of(
+    public static final List<PortCounter> ERRORS = List.of(
             new PortCounter("SymbolErrorCounter", PmPortCounters::symbolErrorCounter, PmPortCountersExtended::symbolErrorCounter, false),
             new PortCounter("LinkErrorRecoveryCounter", PmPortCounters::linkErrorRecoveryCounter,
                     PmPortCountersExtended::linkErrorRecoveryCounter, false),
