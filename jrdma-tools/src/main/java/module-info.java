@@ -12,5 +12,6 @@ module org.jrdma.tools {
     opens org.jrdma.tools.cc to info.picocli, com.fasterxml.jackson.databind;
     opens org.jrdma.tools.json to info.picocli, com.fasterxml.jackson.databind;
     opens org.jrdma.tools.scripts to info.picocli, com.fasterxml.jackson.databind;
+    opens org.jrdma.tools.compat to info.picocli, com.fasterxml.jackson.databind;
     opens org.jrdma.tools.traps to info.picocli, com.fasterxml.jackson.databind;
 }
