@@ -12,4 +12,5 @@ module org.jrdma.tools {
     opens org.jrdma.tools.cc to info.picocli;
     opens org.jrdma.tools.json to info.picocli, com.fasterxml.jackson.databind;
     opens org.jrdma.tools.scripts to info.picocli;
+    opens org.jrdma.tools.topodiff to info.picocli, com.fasterxml.jackson.databind;
 }

@@ -20,6 +20,8 @@ import org.jrdma.tools.scripts.NodePrintCommand;
 import org.jrdma.tools.scripts.SetNodedescCommand;
 import org.jrdma.tools.shell.Batch;
 import org.jrdma.tools.shell.ShellCommand;
+import org.jrdma.tools.topodiff.IbdiscoverCommand;
+import org.jrdma.tools.topodiff.SubnetDiffCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,6 +60,8 @@ public final class Ibtool implements Callable<Integer> {
             IbdatacountsCommand.class,
             IbdatacountersCommand.class,
             IbswportwatchCommand.class,
+            IbdiscoverCommand.class,
+            SubnetDiffCommand.class,
             ShellCommand.class);
 
     @Spec
