@@ -292,6 +292,48 @@ class TopologyDiffTest {
         assertTrue(run.out().contains("0002:c903:0000:109a 0002:c903:0000:1021\n"), run.out());
     }
 
+    /**
+     * ibsim cannot narrow a link, so the reference is C ibnetdiscover's cache with node01's PortInfo
+     * LinkWidthActive changed in the file: the link both subnets have is reported at its two widths.
+     */
+    @Test
+    void subnetDiffReportsALinkOfAnotherWidth(Fabric fabric, @TempDir Path dir) throws IOException {
+        Path current = dir.resolve("current.cache");
+        fabric.run("ibnetdiscover", "--cache", current.toString()).orThrow();
+        byte[] cache = Files.readAllBytes(current);
+        int info = portInfoOffset(cache, 0x0002c90300001011L);
+        int width = cache[info + 31];
+        cache[info + 31] = (byte) (width == 1 ? 2 : 1); // LinkWidthActive: 1x and 4x swapped
+        Path reference = Files.write(dir.resolve("reference.cache"), cache);
+        IbtoolRun run = IbtoolRun.of("subnet_diff", reference.toString(), current.toString());
+        assertEquals(0, run.exitCode(), run.out());
+        Matcher rate = Pattern.compile("\n The subnets have 1 different link rates\n"
+                + "   0002:c903:0000:1011\\[1] <=> 0002:c903:0000:0a11\\[1]: ([A-Z,]+) (\\d+)x  \\1 (\\d+)x\n").matcher(run.out());
+        assertTrue(rate.find(), run.out());
+        assertEquals(width == 1 ? List.of("1", "4") : List.of("4", "1"), List.of(rate.group(2), rate.group(3)), run.out());
+        JsonNode rates = new ObjectMapper().readTree(IbtoolRun.of("subnet_diff", "--json", reference.toString(), current.toString()).out())
+                .get("rates");
+        assertEquals(1, rates.size());
+        assertEquals(width, rates.get(0).get("current").get("linkWidthActive").asInt());
+        assertEquals("0x0002c90300001011", rates.get(0).get("link").get("a").get("portGuid").asText());
+    }
+
+    /**
+     * Where a port record of a libibnetdisc cache has its PortInfo: after the port GUID
+     * (little-endian), the port number 1, the external port number 0, the LID (little-endian, the
+     * PortInfo's own LID, big-endian at its byte 16) and the LMC.
+     */
+    private static int portInfoOffset(byte[] cache, long portGuid) {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(cache).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int at = 0; at + 13 + 64 <= cache.length; at++) {
+            if (in.getLong(at) == portGuid && cache[at + 8] == 1 && cache[at + 9] == 0
+                    && in.getShort(at + 10) == in.duplicate().order(java.nio.ByteOrder.BIG_ENDIAN).getShort(at + 13 + 16)) {
+                return at + 13;
+            }
+        }
+        throw new AssertionError("no port record of " + Long.toHexString(portGuid));
+    }
+
     @Test
     void subnetDiffFailsAsPythonRdma(@TempDir Path dir) throws IOException {
         IbtoolRun none = IbtoolRun.of("subnet_diff");
