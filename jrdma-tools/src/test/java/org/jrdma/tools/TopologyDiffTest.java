@@ -198,7 +198,11 @@ class TopologyDiffTest {
         assertEquals(sameSubnet(14, 16), IbtoolRun.of("subnet_diff", "--sim", fabric.socketName(), "--cache", saved.toString(), c.toString()).out());
         assertTrue(Files.isRegularFile(saved));
         assertEquals(sameSubnet(14, 16), IbtoolRun.of("subnet_diff", "--sim", "no-such-fabric", "--cache", saved.toString(), c.toString()).out());
-        assertEquals(sameSubnet(14, 16), IbtoolRun.of("subnet_diff", "--sim", fabric.socketName(), "--sa", c.toString()).out());
+        assertEquals(sameSubnet(14, 16), IbtoolRun.of("subnet_diff", "--sim", fabric.socketName(), "--sa", "--smkey", "0", c.toString()).out());
+        int smLid = IbtoolRun.of("sminfo", "--json", "--sim", fabric.socketName()).out().lines()
+                .filter(line -> line.strip().startsWith("\"lid\"")).map(line -> line.replaceAll("\\D", "")).map(Integer::valueOf).findFirst().orElseThrow();
+        assertEquals(sameSubnet(14, 16), IbtoolRun.of("subnet_diff", "--sim", fabric.socketName(), "--sa-path", Integer.toString(smLid), c.toString()).out());
+        assertEquals(ExitCodes.USAGE, IbtoolRun.of("subnet_diff", "--sim", fabric.socketName(), "--sa-path", "no(path", c.toString()).exitCode());
     }
 
     @Test
