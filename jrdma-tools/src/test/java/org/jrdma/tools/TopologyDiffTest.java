@@ -182,7 +182,7 @@ class TopologyDiffTest {
     }
 
     @Test
-    void subnetDiffFindsNothingBetweenTheCacheOfEitherToolAndTheFabric(Fabric fabric, @TempDir Path dir) {
+    void subnetDiffFindsNothingBetweenTheCacheOfEitherToolAndTheFabric(Fabric fabric, @TempDir Path dir) throws IOException {
         Path c = dir.resolve("c.cache");
         fabric.run("ibnetdiscover", "--cache", c.toString()).orThrow();
         Path ours = dir.resolve("ours.cache");
@@ -203,6 +203,12 @@ class TopologyDiffTest {
                 .filter(line -> line.strip().startsWith("\"lid\"")).map(line -> line.replaceAll("\\D", "")).map(Integer::valueOf).findFirst().orElseThrow();
         assertEquals(sameSubnet(14, 16), IbtoolRun.of("subnet_diff", "--sim", fabric.socketName(), "--sa-path", Integer.toString(smLid), c.toString()).out());
         assertEquals(ExitCodes.USAGE, IbtoolRun.of("subnet_diff", "--sim", fabric.socketName(), "--sa-path", "no(path", c.toString()).exitCode());
+        // python-rdma's templates in the file names: ${PORT} and $P the local port's number, $$ a dollar, $Cx no name it knows
+        Files.copy(c, dir.resolve("ref-1-$-$Cx.cache"));
+        IbtoolRun templated = IbtoolRun.of("subnet_diff", "--sim", fabric.socketName(), "--sim-node", "node01 HCA-1", "--cache",
+                dir.resolve("cur-$P.cache").toString(), dir.resolve("ref-${PORT}-$$-$Cx.cache").toString());
+        assertEquals(sameSubnet(14, 16), templated.out());
+        assertTrue(Files.isRegularFile(dir.resolve("cur-1.cache")));
     }
 
     @Test

@@ -3,6 +3,9 @@ package org.jrdma.tools.topodiff;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jrdma.RdmaException;
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Iba;
@@ -25,7 +28,8 @@ import picocli.CommandLine.Parameters;
  * the current one ({@link SubnetComparison}): end ports, nodes, links, link rates and LIDs, each
  * with what only one side has. REFERENCE (and CURRENT, which then replaces the live subnet) is a
  * libibnetdisc cache, as {@code ibnetdiscover --cache FILE} writes it (python-rdma pickles its own
- * subnet object instead); without CURRENT the subnet is discovered by directed route, or from the
+ * subnet object instead), its name's {@code $C}, {@code $P} and {@code $A} the local port's when it
+ * is alone; without CURRENT the subnet is discovered by directed route, or from the
  * SA's records with {@code --sa} or {@code --discovery SA}. {@code --cache FILE} is python-rdma's
  * discovery cache: the current subnet is read from FILE when it exists (unless
  * {@code --refresh-cache}), else discovered and saved there.
@@ -38,6 +42,9 @@ import picocli.CommandLine.Parameters;
         description = "Compare a stored subnet (a libibnetdisc cache, REFERENCE) with the current one (the fabric, or the cache CURRENT): "
                 + "end ports, nodes, links, link rates and LIDs.")
 public final class SubnetDiffCommand extends PackageFabricCommand {
+    /** A {@code string.Template} placeholder: {@code $$}, {@code $name} or {@code ${name}}, names as Python 2 reads them. */
+    private static final Pattern TEMPLATE = Pattern.compile("\\$(?:(\\$)|([_a-z][_a-z0-9]*)|\\{([_a-z][_a-z0-9]*)})", Pattern.CASE_INSENSITIVE);
+
     /** python-rdma's exit status for a failure ({@code CmdError}). */
     static final int FAILED = 100;
 
@@ -83,7 +90,7 @@ public final class SubnetDiffCommand extends PackageFabricCommand {
             if ((sa || saPath != null) && discovery != null && !discovery.equals("SA")) {
                 throw new Failure("Can't combine --sa with discovery mode '" + discovery + "'");
             }
-            Subnet reference = load(files.get(0));
+            Subnet reference = load(files.size() > 1 ? files.get(0) : expand(files.get(0)));
             Subnet current = files.size() > 1 ? load(files.get(1)) : current();
             SubnetComparison.Report report = SubnetComparison.compare(current, reference);
             if (jsonRequested()) {
@@ -99,6 +106,7 @@ public final class SubnetDiffCommand extends PackageFabricCommand {
 
     /** The live subnet, or {@code --cache}'s. */
     private Subnet current() {
+        Path cache = this.cache == null ? null : expand(this.cache);
         if (cache != null && !refreshCache && Files.exists(cache)) {
             return load(cache);
         }
@@ -128,6 +136,34 @@ public final class SubnetDiffCommand extends PackageFabricCommand {
             return SubnetDiscovery.fromSa(transactor.withSaPath(path.toBuilder().smKey(smKey).build()));
         }
         return SubnetDiscovery.run(smp());
+    }
+
+    /**
+     * A cache file name with python-rdma's {@code compute_cache_fn} templates replaced, as Python's
+     * {@code string.Template.safe_substitute} replaces them: {@code $C} and {@code ${CA}} by the
+     * local device's name, {@code $P} and {@code ${PORT}} by the port number, {@code $A} by both
+     * ({@code C-P}), {@code $$} by {@code $}; any other {@code $} stays.
+     */
+    private Path expand(Path file) {
+        String name = file.toString();
+        if (name.indexOf('$') < 0) {
+            return file;
+        }
+        MadEngine engine = engine();
+        EndPort port = engine.transport().endPort().orElseThrow(() -> new Failure("the cache file name " + name
+                + " names the end port, which " + engine.transport().describe() + " does not say"));
+        String device = port.deviceName();
+        String number = Integer.toString(port.portNumber());
+        Map<String, String> values = Map.of("C", device, "CA", device, "P", number, "PORT", number, "A", device + "-" + number);
+        Matcher m = TEMPLATE.matcher(name);
+        StringBuilder expanded = new StringBuilder();
+        while (m.find()) {
+            String id = m.group(2) != null ? m.group(2) : m.group(3);
+            String value = m.group(1) != null ? "$" : values.get(id);
+            m.appendReplacement(expanded, Matcher.quoteReplacement(value != null ? value : m.group()));
+        }
+        m.appendTail(expanded);
+        return Path.of(expanded.toString());
     }
 
     /** {@code --sa-path}'s path from {@code endPort}, QP1 to QP1 with the GSI Q_Key, as python-rdma makes it. */
