@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * for the next run ({@code ibdiscover.topo.new}) and reports every link seen once in all: in the
  * saved links only (gone) or in the topology only (new); every link when there are no saved links.
  *
- * <p>Every line is read with the script's own patterns, so what they catch is what the script
+ * <p>Every line is read as the script's patterns read it, so what they catch is what the script
  * catches: a node header is any line with a lowercase {@code s} or {@code h} before {@code =0x}
  * and hex digits (a switch's {@code sysimgguid=} and {@code switchguid=} lines, each printed as a
  * {@code Switch GUID}; a channel adapter's {@code caguid=} has neither letter, so its links are
@@ -28,10 +28,8 @@ import java.util.regex.Pattern;
  * run to run; here they come in the order first seen: the saved links in file order, then the new ones.
  */
 final class IbdiscoverScript {
-    /** The script's node header pattern: {@code ([sh])([\s\S]*)=0x([a-f\d]*)([\s\S]*)}. */
-    private static final Pattern NODE = Pattern.compile("([sh])([\\s\\S]*)=0x([a-f\\d]*)([\\s\\S]*)");
-    /** The script's link pattern: {@code ([\s\S]*)"([SH])\-000([a-f\d]*)"([\s\S]*)\n}. */
-    private static final Pattern LINK = Pattern.compile("([\\s\\S]*)\"([SH])-000([a-f\\d]*)\"([\\s\\S]*)\n");
+    /** The hex digits of a GUID after {@code =0x} or {@code -000}: {@code [a-f\d]*}. */
+    private static final Pattern HEX = Pattern.compile("[a-f\\d]*");
     private static final Pattern PORT = Pattern.compile("\\[(\\d*)]");
     private static final Pattern NUMBER = Pattern.compile("^\\s*([+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?)");
 
@@ -89,30 +87,30 @@ final class IbdiscoverScript {
         List<IbdiscoverCommand.LinkLine> seen = new ArrayList<>();
         String localGuid = "";
         for (String line : lines(topology)) {
-            Matcher node = NODE.matcher(line);
-            String local = node.find() ? node.group(3) : "";
+            String[] node = node(line);
+            String local = node == null ? "" : node[1];
             if (!local.isEmpty()) {
-                String kind = node.group(1).equals("s") ? "Switch" : "Host";
+                String kind = node[0].equals("s") ? "Switch" : "Host";
                 String location = text(locations.get(local));
                 out.append('\n').append(kind).append(" GUID: ").append(local).append("  ").append(location).append('\n');
                 nodes.add(new IbdiscoverCommand.NodeLine(kind, local, locations.get(local)));
                 localGuid = local;
                 continue;
             }
-            Matcher link = LINK.matcher(line);
-            if (!link.find()) {
+            String[] link = link(line);
+            if (link == null) {
                 continue;
             }
-            String localPort = port(link.group(1));
-            String remotePort = port(link.group(4));
-            String remoteGuid = link.group(3);
+            String localPort = port(link[0]);
+            String remotePort = port(link[3]);
+            String remoteGuid = link[2];
             if (remoteGuid.isEmpty() || localPort == null || localPort.isEmpty()) {
                 continue;
             }
             newTopo.append(integer(localPort)).append('|').append(localGuid).append('|').append(integer(text(remotePort)))
                     .append('|').append(remoteGuid).append('\n');
             links.computeIfAbsent(key(localGuid, localPort, text(remotePort), remoteGuid), _ -> new Count()).current++;
-            String kind = link.group(2).equals("H") ? "Host" : "Switch";
+            String kind = link[1].equals("H") ? "Host" : "Switch";
             String location = text(locations.get(remoteGuid)).isEmpty() ? remoteGuid : locations.get(remoteGuid);
             out.append("Local: ").append(pad(localPort, 2)).append("  Remote: ").append(pad(text(remotePort), 2)).append("  ")
                     .append(pad(kind, 7)).append("  GUID: ").append(remoteGuid).append("  Location: ").append(location).append('\n');
@@ -138,6 +136,56 @@ final class IbdiscoverScript {
             changes.add(new IbdiscoverCommand.Change(lg, lp, rp, rg, locations.get(lg), locations.get(rg), count.saved, count.current));
         }
         return new Result(out.toString(), newTopo.toString(), new IbdiscoverCommand.Document(haveSaved, nodes, seen, changes));
+    }
+
+    /**
+     * The script's node header match, {@code /([sh])([\s\S]*)=0x([a-f\d]*)([\s\S]*)/}: the first
+     * {@code s} or {@code h} before the last {@code =0x} (the greedy middle reaches the last one)
+     * and the hex digits after it; null when the line has no match. Found by scanning, in time
+     * linear in the line, where a backtracking matcher takes quadratic time on long lines.
+     *
+     * @return the letter and the digits
+     */
+    private static String[] node(String line) {
+        int marker = line.lastIndexOf("=0x");
+        for (int k = 0; k < marker; k++) {
+            char c = line.charAt(k);
+            if (c == 's' || c == 'h') {
+                return new String[] {String.valueOf(c), hex(line, marker + 3)};
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The script's link match, {@code /([\s\S]*)"([SH])\-000([a-f\d]*)"([\s\S]*)\n/}: the last
+     * {@code "S-000<hex>"} or {@code "H-000<hex>"} of a line that ends with a newline (the greedy
+     * first group reaches the last one), by scanning; null when the line has no match.
+     *
+     * @return the text before it, the letter, the digits, and the text after it up to the newline
+     */
+    private static String[] link(String line) {
+        if (!line.endsWith("\n")) {
+            return null;
+        }
+        for (int i = line.lastIndexOf('"'); i >= 0; i = i == 0 ? -1 : line.lastIndexOf('"', i - 1)) {
+            if (line.startsWith("S-000", i + 1) || line.startsWith("H-000", i + 1)) {
+                String digits = hex(line, i + 6);
+                int close = i + 6 + digits.length();
+                if (close < line.length() && line.charAt(close) == '"') {
+                    return new String[] {line.substring(0, i), line.substring(i + 1, i + 2), digits,
+                        line.substring(close + 1, line.length() - 1)};
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The longest run of {@code [a-f\d]} at {@code from}. */
+    private static String hex(String line, int from) {
+        Matcher m = HEX.matcher(line).region(from, line.length());
+        m.lookingAt();
+        return m.group();
     }
 
     /** The key of a link in the script's hash: {@code sprintf("%s|%2s|%2s|%s", localGuid, localPort, remotePort, remoteGuid)}. */
