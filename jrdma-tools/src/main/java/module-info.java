@@ -14,4 +14,5 @@ module org.jrdma.tools {
     opens org.jrdma.tools.scripts to info.picocli, com.fasterxml.jackson.databind;
     opens org.jrdma.tools.compat to info.picocli, com.fasterxml.jackson.databind;
     opens org.jrdma.tools.traps to info.picocli, com.fasterxml.jackson.databind;
+    opens org.jrdma.tools.topodiff to info.picocli, com.fasterxml.jackson.databind;
 }

@@ -24,6 +24,8 @@ import org.jrdma.tools.shell.Batch;
 import org.jrdma.tools.shell.ShellCommand;
 import org.jrdma.tools.traps.IbsendtrapCommand;
 import org.jrdma.tools.traps.McmReregTestCommand;
+import org.jrdma.tools.topodiff.IbdiscoverCommand;
+import org.jrdma.tools.topodiff.SubnetDiffCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -73,6 +75,8 @@ public final class Ibtool implements Callable<Integer> {
             FabricCheckCommand.Width.class,
             FabricCheckCommand.Net.class,
             FabricCheckCommand.Errors.class,
+            IbdiscoverCommand.class,
+            SubnetDiffCommand.class,
             ShellCommand.class);
 
     @Spec

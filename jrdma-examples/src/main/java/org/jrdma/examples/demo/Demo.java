@@ -70,6 +70,7 @@ public final class Demo {
             errorCounters(fabric, node);
             DiagsDemoStep.run(fabric, node);
             TrapsDemoStep.run(fabric, node);
+            TopologyDiffDemoStep.run(fabric, node);
             MonitorDemoStep.run(fabric, node);
         }
     }
