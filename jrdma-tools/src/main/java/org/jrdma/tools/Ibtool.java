@@ -6,6 +6,11 @@ import org.jrdma.tools.cache.IbcacheeditCommand;
 import org.jrdma.tools.cc.IbccconfigCommand;
 import org.jrdma.tools.cc.IbccqueryCommand;
 import org.jrdma.tools.fts.DumpFtsCommand;
+import org.jrdma.tools.devices.IbvDevicesCommand;
+import org.jrdma.tools.portadmin.InitAllPortsCommand;
+import org.jrdma.tools.portadmin.SetGuidCommand;
+import org.jrdma.tools.portadmin.SetPortStateCommand;
+import org.jrdma.tools.query.QueryCommand;
 import org.jrdma.tools.vendor.VendstatCommand;
 import org.jrdma.tools.scripts.CheckLftBalanceCommand;
 import org.jrdma.tools.scripts.ClearCommand;
@@ -58,6 +63,11 @@ public final class Ibtool implements Callable<Integer> {
             IbdatacountsCommand.class,
             IbdatacountersCommand.class,
             IbswportwatchCommand.class,
+            SetPortStateCommand.class,
+            InitAllPortsCommand.class,
+            SetGuidCommand.class,
+            QueryCommand.class,
+            IbvDevicesCommand.class,
             ShellCommand.class);
 
     @Spec
@@ -100,6 +110,9 @@ public final class Ibtool implements Callable<Integer> {
             return status;
         });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof CmdError pythonRdma) {
+                return pythonRdma.report(commandLine.getOut());
+            }
             if (!ExitCodes.reportable(e)) {
                 throw e;
             }
