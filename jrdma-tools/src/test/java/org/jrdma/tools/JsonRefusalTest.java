@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class JsonRefusalTest {
     @ParameterizedTest
-    @ValueSource(strings = {"vendstat", "ibccquery", "ibccconfig"})
+    @ValueSource(strings = {"vendstat", "ibccquery", "ibccconfig", "init_all_ports"})
     void aCommandWithoutADocumentRefusesJson(String command) {
         IbtoolRun run = IbtoolRun.of(command, "--json", "--sim", "no-such-fabric");
         assertEquals(ExitCodes.USAGE, run.exitCode(), run.err());
