@@ -69,6 +69,7 @@ public final class Demo {
             withALinkDown(fabric, node);
             errorCounters(fabric, node);
             DiagsDemoStep.run(fabric, node);
+            PyRdmaDemoStep.run(fabric, node);
             MonitorDemoStep.run(fabric, node);
         }
     }
