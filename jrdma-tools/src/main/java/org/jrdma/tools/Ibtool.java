@@ -7,6 +7,7 @@ import org.jrdma.tools.cc.IbccconfigCommand;
 import org.jrdma.tools.cc.IbccqueryCommand;
 import org.jrdma.tools.fts.DumpFtsCommand;
 import org.jrdma.tools.devices.IbvDevicesCommand;
+import org.jrdma.tools.devices.RdmaBwCommand;
 import org.jrdma.tools.portadmin.InitAllPortsCommand;
 import org.jrdma.tools.portadmin.SetGuidCommand;
 import org.jrdma.tools.portadmin.SetPortStateCommand;
@@ -68,6 +69,7 @@ public final class Ibtool implements Callable<Integer> {
             SetGuidCommand.class,
             QueryCommand.class,
             IbvDevicesCommand.class,
+            RdmaBwCommand.class,
             ShellCommand.class);
 
     @Spec

@@ -76,6 +76,15 @@ class PythonRdmaCommandsTest {
         assertEquals(c.exitValue(), ours.exitCode());
     }
 
+    /** rdma_bw has no JSON document: it refuses --json before it listens (it would wait for a client). */
+    @Test
+    @Order(1)
+    void rdmaBwRefusesJson() {
+        IbtoolRun run = IbtoolRun.of("rdma_bw", "--json");
+        assertEquals(ExitCodes.USAGE, run.exitCode());
+        assertTrue(run.err().contains("--json: rdma_bw has no JSON document yet"), run.err());
+    }
+
     @Test
     @Order(2)
     void queryAnswersWhatSmpqueryReads() throws IOException {
