@@ -15,4 +15,7 @@ module org.jrdma.tools {
     opens org.jrdma.tools.compat to info.picocli, com.fasterxml.jackson.databind;
     opens org.jrdma.tools.traps to info.picocli, com.fasterxml.jackson.databind;
     opens org.jrdma.tools.topodiff to info.picocli, com.fasterxml.jackson.databind;
+    opens org.jrdma.tools.portadmin to info.picocli, com.fasterxml.jackson.databind;
+    opens org.jrdma.tools.query to info.picocli, com.fasterxml.jackson.databind;
+    opens org.jrdma.tools.devices to info.picocli, com.fasterxml.jackson.databind;
 }

@@ -8,6 +8,12 @@ import org.jrdma.tools.cc.IbccqueryCommand;
 import org.jrdma.tools.compat.FabricCheckCommand;
 import org.jrdma.tools.compat.SingleCheckCommand;
 import org.jrdma.tools.fts.DumpFtsCommand;
+import org.jrdma.tools.devices.IbvDevicesCommand;
+import org.jrdma.tools.devices.RdmaBwCommand;
+import org.jrdma.tools.portadmin.InitAllPortsCommand;
+import org.jrdma.tools.portadmin.SetGuidCommand;
+import org.jrdma.tools.portadmin.SetPortStateCommand;
+import org.jrdma.tools.query.QueryCommand;
 import org.jrdma.tools.vendor.VendstatCommand;
 import org.jrdma.tools.scripts.CheckLftBalanceCommand;
 import org.jrdma.tools.scripts.ClearCommand;
@@ -77,6 +83,12 @@ public final class Ibtool implements Callable<Integer> {
             FabricCheckCommand.Errors.class,
             IbdiscoverCommand.class,
             SubnetDiffCommand.class,
+            SetPortStateCommand.class,
+            InitAllPortsCommand.class,
+            SetGuidCommand.class,
+            QueryCommand.class,
+            IbvDevicesCommand.class,
+            RdmaBwCommand.class,
             ShellCommand.class);
 
     @Spec
@@ -119,6 +131,9 @@ public final class Ibtool implements Callable<Integer> {
             return status;
         });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof CmdError pythonRdma) {
+                return pythonRdma.report(commandLine.getOut());
+            }
             if (!ExitCodes.reportable(e)) {
                 throw e;
             }

@@ -75,7 +75,7 @@ public abstract class PackageFabricCommand extends FabricCommand {
         RouteOrGuidOptions.Address address;
         try {
             address = byGuid ? new RouteOrGuidOptions.Address(text, null, parseGuidOrUnresolved(text))
-                    : new RouteOrGuidOptions.Address(text, Destination.parse(text, false), null);
+                    : RouteOrGuidOptions.lidOrPath(text, false);
             return ((SmpTarget.Lid) address.resolve(smp(), fabric).target()).lid();
         } catch (DiagError e) {
             throw e.retext(failure + " " + text);

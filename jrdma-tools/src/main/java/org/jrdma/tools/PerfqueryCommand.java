@@ -211,7 +211,8 @@ final class PerfqueryCommand extends FabricCommand {
         int mask = words.size() > 2 ? (int) extMask : 0xffff;
         int target;
         if (!words.isEmpty()) {
-            target = ((SmpTarget.Lid) Destination.parse(words.getFirst(), false).target()).lid();
+            RouteOrGuidOptions.Address address = RouteOrGuidOptions.lidOrPath(words.getFirst(), false);
+            target = ((SmpTarget.Lid) (address.guid() == null ? address.destination() : address.resolve(smp(), fabric)).target()).lid();
         } else {
             LocalPort local = LocalPort.read(smp());
             target = local.lid();

@@ -57,10 +57,49 @@ class RouteOrGuidOptions {
      */
     final Address parse(String text) {
         return switch (kind) {
-            case LID -> new Address(text, Destination.parse(text, false), null);
+            case LID -> lidOrPath(text, true);
             case DIRECTED_ROUTE -> new Address(text, Destination.parse(text, true), null);
             case GUID -> new Address(text, null, guid(text));
         };
+    }
+
+    /**
+     * A LID argument, or one of python-rdma's other names of an end port where infiniband-diags
+     * takes a LID ({@link PathTarget}): a GID ({@code fe80::2:c903:0:1491}), a scoped GID
+     * ({@code fe80::2:c903:0:1491%mlx4_0/1}) or a port GUID with colons
+     * ({@code 0002:c903:0000:1491}), each resolved to its LID by the SA as {@code -G}'s GUIDs are
+     * (the GID's interface ID), or a path specification: {@code IBPath(DLID=2)} its DLID, and
+     * with {@code routes} {@code IBDRPath(drPath=...)} its directed route. Text without a colon
+     * or a parenthesis, or that is no such path, is read as a LID and fails as the C tools fail.
+     */
+    static Address lidOrPath(String text, boolean routes) {
+        if (text.indexOf(':') >= 0 || text.indexOf('(') >= 0) {
+            PathTarget path = null;
+            try {
+                path = PathTarget.parse(text, PathTarget.Kind.ANY, 1);
+            } catch (CmdError notAPath) {
+                // not one of python-rdma's forms either: read as a LID below
+            }
+            if (path != null && path.portGuid() != null) {
+                return new Address(text, null, path.portGuid());
+            }
+            if (path != null && path.route() != null && routes) {
+                return new Address(text, new Destination(new SmpTarget.DirectedRoute(path.route()),
+                        PortId.directRoute(routeText(path.route()))), null);
+            }
+            if (path != null && path.route() == null && path.lid() != 0) {
+                return new Address(text, new Destination(new SmpTarget.Lid(path.lid()), PortId.lid(path.lid())), null);
+            }
+        }
+        return new Address(text, Destination.parse(text, false), null);
+    }
+
+    private static String routeText(int[] route) {
+        StringBuilder text = new StringBuilder("0");
+        for (int port : route) {
+            text.append(',').append(port);
+        }
+        return text.toString();
     }
 
     private static Guid guid(String text) {

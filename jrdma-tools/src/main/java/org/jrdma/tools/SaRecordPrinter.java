@@ -10,7 +10,7 @@ import org.jrdma.iba.Gid;
  * of its byte, a C bit-field). NodeRecord, PortInfoRecord, PathRecord, LinkRecord and SMInfoRecord
  * are printed by {@link org.jrdma.iba.diag.SaQuery}.
  */
-final class SaRecordPrinter {
+public final class SaRecordPrinter {
     private static final String NOT_DISPLAYED = "<not displayed>";
 
     private SaRecordPrinter() {
@@ -143,7 +143,7 @@ final class SaRecordPrinter {
     }
 
     /** saquery {@code GIR}: {@code dump_one_guidinfo_record}. */
-    static String guidInfo(byte[] r) {
+    public static String guidInfo(byte[] r) {
         StringBuilder out = new StringBuilder(String.format("""
                 GUIDInfo Record dump:
                 \t\tLID........................%d

@@ -64,7 +64,8 @@ final class SmpqueryCommand extends FabricCommand {
 
     @Override
     int run() {
-        Destination d = Destination.parse(dest, directed);
+        RouteOrGuidOptions.Address address = directed ? null : RouteOrGuidOptions.lidOrPath(dest, true);
+        Destination d = directed ? Destination.parse(dest, true) : address.guid() == null ? address.destination() : address.resolve(smp(), fabric);
         NodeNameMap map = names.map();
         int p = port == null ? 0 : port;
         checkRange(p, 0, 254, "port");

@@ -46,7 +46,8 @@ abstract class VendorPingCommand extends FabricCommand {
      */
     final int resolveLid(String text) {
         if (!guid) {
-            return ((SmpTarget.Lid) Destination.parse(text, false).target()).lid();
+            RouteOrGuidOptions.Address address = RouteOrGuidOptions.lidOrPath(text, false);
+            return ((SmpTarget.Lid) (address.guid() == null ? address.destination() : address.resolve(smp(), fabric, smPort)).target()).lid();
         }
         Guid port;
         try {

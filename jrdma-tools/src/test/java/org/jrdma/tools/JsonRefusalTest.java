@@ -2,15 +2,18 @@ package org.jrdma.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The commands that refused {@code --json} until they had a JSON document take it: where the
- * fabric cannot be reached, the failure is their error document on standard output, with the
- * status the text run ends with, not a refusal (README, "JSON output").
+ * {@code --json} where a command has no document and where it had none until lately (README, "JSON
+ * output"): the commands that refused it until they had a JSON document take it (where the fabric
+ * cannot be reached, the failure is their error document on standard output, with the status the
+ * text run ends with); a command without a document refuses it with a usage error, itself a JSON
+ * error document.
  */
 class JsonRefusalTest {
     @ParameterizedTest
@@ -22,5 +25,15 @@ class JsonRefusalTest {
         assertFalse(run.err().contains("has no JSON document"), run.err());
         JsonNode error = TextAndJson.parse(run).get("error");
         assertEquals(run.exitCode(), error.get("status").asInt(), run.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"init_all_ports"})
+    void aCommandWithoutADocumentRefusesJson(String command) {
+        IbtoolRun run = IbtoolRun.of(command, "--json", "--sim", "no-such-fabric");
+        assertEquals(ExitCodes.USAGE, run.exitCode(), run.err());
+        String why = "--json: " + command + " has no JSON document yet";
+        assertTrue(run.err().contains(why), run.err());
+        assertTrue(run.out().contains("\"error\"") && run.out().contains(why), run.out()); // the usage error as a JSON error document
     }
 }

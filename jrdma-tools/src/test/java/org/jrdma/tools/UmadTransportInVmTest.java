@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Test;
  * subnet management classes and every tool fails to open the port ({@code Failed to open '(null)'
  * port '0'}, the default choice, and with {@code -C rxe0 -P 1}); ibtool registers them when it
  * opens the port and fails the same way: the same standard output and exit status, and
- * libibmad's {@code can't open UMAD port} warning on standard error.
+ * libibmad's {@code can't open UMAD port} warning on standard error. In the same boot, python-rdma's
+ * commands that use verbs rather than MADs: {@code ibv_devices} prints what the C program prints,
+ * and {@code rdma_bw} measures RDMA writes from a client to a server over rxe0, the two connected
+ * through 127.0.0.1.
  */
 class UmadTransportInVmTest {
     private static final List<String> COMMANDS = List.of("ibaddr", "perfquery", "sminfo", "ibaddr -C rxe0 -P 1", "ibaddr -C nope");
@@ -30,6 +33,19 @@ class UmadTransportInVmTest {
             echo "@@%1$d C exit=$?"; cat /tmp/out; echo "@@%1$d end"
             """;
 
+    private static final String VERBS = """
+            J() { '%1$s' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -cp '%2$s' %3$s "$@"; }
+            J ibv_devices >/tmp/out 2>/tmp/err
+            echo "@@devices ours exit=$?"; cat /tmp/out /tmp/err; echo "@@devices C"
+            ibv_devices 2>&1; echo "@@devices C exit=$?"
+            J rdma_bw --debug -s 65536 -n 200 -e 2 >/tmp/bws 2>&1 &
+            server=$!
+            i=0; while [ $i -lt 120 ] && ! grep -q Listening /tmp/bws; do sleep 1; i=$((i+1)); done
+            J rdma_bw -s 65536 -n 200 -e 2 127.0.0.1 >/tmp/bwc 2>&1
+            echo "@@bw client exit=$?"; cat /tmp/bwc
+            wait $server; echo "@@bw server exit=$?"; cat /tmp/bws; echo "@@bw end"
+            """;
+
     @Test
     void failsToOpenRxe0AsTheCToolsDo() {
         Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
@@ -38,7 +54,22 @@ class UmadTransportInVmTest {
         for (int i = 0; i < COMMANDS.size(); i++) {
             script.append(ONE.formatted(i, java, System.getProperty("java.class.path"), Ibtool.class.getName(), COMMANDS.get(i)));
         }
-        String output = SoftRoceVm.create().run(script.toString(), Duration.ofMinutes(6)).output();
+        script.append(VERBS.formatted(java, System.getProperty("java.class.path"), Ibtool.class.getName()));
+        String output = SoftRoceVm.create().run(script.toString(), Duration.ofMinutes(10)).output();
+        Matcher devices = Pattern.compile("(?s)@@devices ours exit=(\\d+)\n(.*)@@devices C\n(.*)@@devices C exit=(\\d+)\n").matcher(output);
+        assertTrue(devices.find(), output);
+        assertEquals(devices.group(3), devices.group(2), "ibv_devices");
+        assertEquals(devices.group(4), devices.group(1), "ibv_devices");
+        assertTrue(devices.group(2).contains("    rxe0"), devices.group(2));
+        Matcher bw = Pattern.compile("(?s)@@bw client exit=(\\d+)\n(.*)@@bw server exit=(\\d+)\n(.*)@@bw end").matcher(output);
+        assertTrue(bw.find(), output);
+        assertEquals("0", bw.group(1), bw.group(2));
+        assertEquals("0", bw.group(3), bw.group(4));
+        for (String side : List.of(bw.group(2), bw.group(4))) {
+            assertTrue(side.contains("path to peer IBPath(") && side.contains("MR peer raddr=")
+                    && side.contains("200 iterations of 65536 is 13107200 bytes\n"), side);
+        }
+        assertTrue(bw.group(2).matches("(?s).*\\n\\d+\\.\\d MB/sec\n"), bw.group(2));
         for (int i = 0; i < COMMANDS.size(); i++) {
             Matcher m = Pattern.compile("(?s)@@" + i + " ours exit=(\\d+)\n(.*)@@" + i + " ours stderr\n(.*)@@" + i
                     + " C exit=(\\d+)\n(.*)@@" + i + " end").matcher(output);

@@ -71,6 +71,7 @@ public final class Demo {
             DiagsDemoStep.run(fabric, node);
             TrapsDemoStep.run(fabric, node);
             TopologyDiffDemoStep.run(fabric, node);
+            PyRdmaDemoStep.run(fabric, node);
             MonitorDemoStep.run(fabric, node);
         }
     }

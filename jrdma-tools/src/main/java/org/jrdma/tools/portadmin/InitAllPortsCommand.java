@@ -1,0 +1,55 @@
+package org.jrdma.tools.portadmin;
+
+import org.jrdma.RdmaException;
+import org.jrdma.iba.smp.SmpPortInfo;
+import org.jrdma.subnet.Node;
+import org.jrdma.subnet.Port;
+import org.jrdma.subnet.Subnet;
+import org.jrdma.subnet.SubnetDiscovery;
+import org.jrdma.tools.CmdError;
+import org.jrdma.tools.ExitCodes;
+import org.jrdma.tools.PackageFabricCommand;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code ibtool init_all_ports}: python-rdma's command that drops every link of the subnet back to
+ * Initialize, blocking all but management traffic, to recover a subnet from a deadlock: after a
+ * directed-route discovery, every port (not a switch's port 0) whose PortState is neither Down
+ * nor Initialize gets a SubnSet(PortInfo) (IBA 14.2.5.6) with PortState Down, which makes the
+ * link retrain to Initialize (physical state, speeds and widths unchanged: zero). A port whose
+ * Set fails is reported ({@code Failed to set port state on GUID port N via DR Path (...)} and
+ * the reason) and the others are still set; python-rdma notes it may need running more than once.
+ */
+@Command(name = "init_all_ports", mixinStandardHelpOptions = true,
+        description = "Set the port state of every link of the subnet to INIT (python-rdma), blocking non-management traffic.")
+public final class InitAllPortsCommand extends PackageFabricCommand {
+    private static final int PORT_STATE_DOWN = 1;
+    private static final int PORT_STATE_INIT = 2;
+
+    @Override
+    protected int execute() {
+        Subnet subnet;
+        try {
+            subnet = SubnetDiscovery.run(smp()).subnet();
+        } catch (RdmaException e) {
+            return new CmdError(e).report(out());
+        }
+        for (Node node : subnet.nodes()) {
+            for (Port port : node.ports()) {
+                int state = port.info().portState();
+                if (port.number() == 0 || state == PORT_STATE_DOWN || state == PORT_STATE_INIT) {
+                    continue;
+                }
+                SmpPortInfo info = port.info().portPhysicalState(0).linkSpeedEnabled(0).linkWidthEnabled(0).portState(PORT_STATE_DOWN);
+                try {
+                    smp().set(info, node.route(), port.number());
+                } catch (RdmaException e) {
+                    out().println("Failed to set port state on " + port.guid() + " port " + port.number() + " via "
+                            + DirectedRoutes.text(node.route()));
+                    out().println("    " + e.getMessage());
+                }
+            }
+        }
+        return ExitCodes.OK;
+    }
+}

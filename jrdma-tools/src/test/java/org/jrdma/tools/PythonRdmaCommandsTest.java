@@ -1,0 +1,216 @@
+package org.jrdma.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jrdma.testkit.fabric.Fabric;
+import org.jrdma.testkit.fabric.Topology;
+import org.jrdma.testkit.junit.Peers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * python-rdma's own ibtool commands, which infiniband-diags does not have, on one two-switch ibsim
+ * fabric (OpenSM not sweeping, so that what the commands change stays until the C tools read it),
+ * attached at sw1: the C tools read what they did. {@code query} answers what smpquery reads;
+ * {@code set_guid}'s alias GUID is what {@code saquery GIR} lists; {@code set_port_state}
+ * disables a link over a directed route that avoids it and enables it again, as {@code smpquery
+ * portinfo} sees; {@code init_all_ports} leaves every link in Initialize. {@code ibv_devices} is
+ * compared with the C program on this host. The commands that change the fabric run last.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PythonRdmaCommandsTest {
+    private static final Pattern IBADDR = Pattern.compile("GID (\\S+) LID start 0x(\\p{XDigit}+) end");
+    private static Fabric fabric;
+
+    @BeforeAll
+    static void start() {
+        Peers.require(Fabric.isAvailable(), Fabric.unavailabilityCause().orElse("ibsim"));
+        fabric = Fabric.start(Topology.bundled("two-switch"), Fabric.Options.defaults().withSweepSeconds(0));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (fabric != null) {
+            fabric.close();
+        }
+    }
+
+    private static IbtoolRun ibtool(String... args) {
+        String[] all = new String[args.length + 2];
+        all[0] = args[0];
+        all[1] = "--sim";
+        all[2] = fabric.socketName();
+        System.arraycopy(args, 1, all, 3, args.length - 1);
+        return IbtoolRun.of(all);
+    }
+
+    /** The LID of the end port at a directed route from sw1, as C ibaddr reads it. */
+    private static int lidAt(String route) {
+        Matcher m = IBADDR.matcher(fabric.run("ibaddr", "-D", route).orThrow().stdout());
+        assertTrue(m.find());
+        return Integer.parseInt(m.group(2), 16);
+    }
+
+    @Test
+    @Order(1)
+    void ibvDevicesIsTheCProgram() throws IOException, InterruptedException {
+        Process c = new ProcessBuilder("ibv_devices").start();
+        String out = new String(c.getInputStream().readAllBytes());
+        String err = new String(c.getErrorStream().readAllBytes());
+        assertTrue(c.waitFor(30, TimeUnit.SECONDS));
+        IbtoolRun ours = IbtoolRun.of("ibv_devices");
+        assertEquals(out, ours.out());
+        assertEquals(err, ours.err());
+        assertEquals(c.exitValue(), ours.exitCode());
+    }
+
+    /** rdma_bw has no JSON document: it refuses --json before it listens (it would wait for a client). */
+    @Test
+    @Order(1)
+    void rdmaBwRefusesJson() {
+        IbtoolRun run = IbtoolRun.of("rdma_bw", "--json");
+        assertEquals(ExitCodes.USAGE, run.exitCode());
+        assertTrue(run.err().contains("--json: rdma_bw has no JSON document yet"), run.err());
+    }
+
+    @Test
+    @Order(2)
+    void queryAnswersWhatSmpqueryReads() throws IOException {
+        int lid = lidAt("0,1");
+        String c = fabric.run("smpquery", "nodeinfo", Integer.toString(lid)).orThrow().stdout();
+        for (String target : List.of(Integer.toString(lid), "IBPath(DLID=" + lid + ")", "0,1", "0002:c903:0000:1011",
+                "fe80::2:c903:0:1011")) {
+            IbtoolRun run = ibtool("query", "SubnGet", "SMPNodeInfo", target);
+            assertEquals(0, run.exitCode(), target + ": " + run.out() + run.err());
+            assertTrue(run.out().startsWith("NodeInfo\n"), run.out());
+            assertTrue(run.out().contains("  nodeGuid........................0x0002c90300001010\n"), target + ": " + run.out());
+            assertTrue(c.contains("Guid:............................0x0002c90300001010\n"), c);
+            assertTrue(run.out().contains("  portGuid........................0x0002c90300001011\n"), run.out());
+            assertTrue(c.contains("PortGuid:........................0x0002c90300001011\n"), c);
+        }
+        IbtoolRun counters = ibtool("query", "PerformanceGet", "PmPortCounters", "-f", "portSelect=1", Integer.toString(lid));
+        assertEquals(0, counters.exitCode(), counters.out());
+        assertTrue(counters.out().startsWith("PortCounters\n  portSelect......................1\n"), counters.out());
+        IbtoolRun table = ibtool("query", "SubnAdmGetTable", "SANodeRecord", "-f", "LID=" + lid);
+        assertEquals(0, table.exitCode(), table.out());
+        assertTrue(table.out().startsWith("Reply structure #0\n  NodeRecord\n"), table.out());
+        assertEquals(1, table.out().lines().filter(l -> l.startsWith("Reply structure #")).count(), table.out());
+        JsonNode json = new ObjectMapper().readTree(ibtool("query", "--json", "SubnGet", "SmpNodeInfo", Integer.toString(lid)).out());
+        assertEquals("0x0002c90300001010", json.get("records").get(0).get("nodeGuid").asText(), json.toString());
+        assertEquals("NodeInfo", json.get("attribute").asText());
+    }
+
+    /**
+     * python-rdma's addresses where infiniband-diags takes a LID: a GID, a port GUID with colons
+     * (both resolved by the SA) or an IBPath specification print what the C tool prints for the LID.
+     */
+    @Test
+    @Order(3)
+    void diagsCommandsTakeGidsAndPathSpecificationsForLids() {
+        int node01 = lidAt("0,1");
+        int sw2 = lidAt("0,7");
+        String lid = Integer.toString(node01);
+        for (String address : List.of("fe80::2:c903:0:1011", "0002:c903:0000:1011", "IBPath(DLID=" + node01 + ")")) {
+            assertSameAs(fabric.run("smpquery", "nodeinfo", lid), ibtool("smpquery", "nodeinfo", address));
+            assertSameAs(fabric.run("smpquery", "portinfo", lid, "1"), ibtool("smpquery", "portinfo", address, "1"));
+            assertSameAs(fabric.run("ibaddr", lid), ibtool("ibaddr", address));
+        }
+        assertSameAs(fabric.run("ibroute", Integer.toString(sw2)), ibtool("ibroute", "IBPath(DLID=" + sw2 + ")"));
+        assertSameAs(fabric.run("ibroute", Integer.toString(sw2)), ibtool("ibroute", "fe80::2:c903:0:a02"));
+        IbtoolRun bad = ibtool("smpquery", "nodeinfo", "fe80::zz");
+        assertEquals("smpquery: iberror: failed: can't resolve destination port fe80::zz\n", bad.out());
+        assertEquals(ExitCodes.FAILED, bad.exitCode());
+    }
+
+    private static void assertSameAs(org.jrdma.testkit.fabric.ToolResult c, IbtoolRun ours) {
+        assertEquals(c.stdout(), ours.out(), c.command() + "\n" + ours.err());
+        assertEquals(c.exitCode(), ours.exitCode(), c.command() + "\n" + ours.err());
+    }
+
+    @Test
+    @Order(3)
+    void queryFailsAsPythonRdmaDoes() {
+        assertFailure(ibtool("query", "Bogus", "SmpNodeInfo"), "E: Invalid method 'Bogus'\n");
+        assertFailure(ibtool("query", "SubnGet", "Bogus"), "E: Invalid attribute 'Bogus'\n");
+        assertFailure(ibtool("query", "SubnGet", "PmPortCounters"), "E: Invalid attribute 'PmPortCounters'\n");
+        assertFailure(ibtool("query", "SubnGet", "SmpNodeInfo", "-f", "nope=1"), "E: Invalid field name 'nope' for NodeInfo\n");
+        assertFailure(ibtool("query", "SubnGet", "SmpNodeInfo", "-f", "lid"), "E: Field 'lid' does not have exactly 1 equals.\n");
+        assertEquals(2, ibtool("query", "SubnGet").exitCode());
+    }
+
+    private static void assertFailure(IbtoolRun run, String out) {
+        assertEquals(out, run.out(), run.err());
+        assertEquals(CmdError.STATUS, run.exitCode());
+    }
+
+    @Test
+    @Order(4)
+    void setGuidProgramsTheAliasSaqueryLists() {
+        int lid = lidAt("0,2");
+        IbtoolRun set = ibtool("set_guid", Integer.toString(lid), "1", "0x0002c903000010ff");
+        assertEquals(0, set.exitCode(), set.out() + set.err());
+        String c = fabric.run("saquery", "GIR", Integer.toString(lid)).orThrow().stdout();
+        assertTrue(c.contains("\t\tGUID 1.....................0x0002c903000010ff\n"), c);
+        assertTrue(c.startsWith(set.out()), "the SA's answer is block 0 as saquery lists it\n" + set.out() + c);
+        IbtoolRun byGid = ibtool("set_guid", "fe80::2:c903:0:1021", "2", "0002:c903:0000:10fe");
+        assertEquals(0, byGid.exitCode(), byGid.out());
+        assertTrue(fabric.run("saquery", "GIR", Integer.toString(lid)).orThrow().stdout()
+                .contains("\t\tGUID 2.....................0x0002c903000010fe\n"));
+        IbtoolRun baseGuid = ibtool("set_guid", Integer.toString(lid), "0", "0x0002c903000010fd");
+        assertEquals(CmdError.STATUS, baseGuid.exitCode());
+        assertTrue(baseGuid.out().startsWith("E: SubnAdmSet(GuidInfoRecord"), baseGuid.out());
+        assertTrue(baseGuid.out().contains("(Request Invalid)"), baseGuid.out());
+    }
+
+    @Test
+    @Order(5)
+    void setPortStateTakesARouteAroundTheLinkItDisables() {
+        int sw2 = lidAt("0,7");
+        IbtoolRun dry = ibtool("set_port_state", "IBPath(DLID=" + sw2 + ")@1", "0,7@8");
+        assertEquals("Would have changed 0002:c903:0000:0a02@1 on DR Path (0, 7)\n"
+                + "Would have changed 0002:c903:0000:0a02@8 on DR Path (0, 7)\n", dry.out(), dry.err());
+        assertFailure(ibtool("set_port_state", "--disable", "fe80::2:c903:0:1031"),
+                "E: No DR path exists to 0002:c903:0000:1031 port 1 - try using the peer 0002:c903:0000:0a02 port 1\n");
+        assertFailure(ibtool("set_port_state", "0,7"), "E: Need to have a port index for switch 0002:c903:0000:0a02\n");
+        assertFailure(ibtool("set_port_state", "-D", "0,9@1"), "E: Could not find path 0,9 in the subnet\n");
+
+        IbtoolRun json = ibtool("set_port_state", "--json", "0,7@7");
+        assertEquals(ExitCodes.USAGE, json.exitCode());
+        assertTrue(json.err().contains("--json: set_port_state has no JSON document yet"), json.err());
+
+        IbtoolRun disable = ibtool("set_port_state", "--disable", "0,7@7");
+        assertEquals(0, disable.exitCode(), disable.out() + disable.err());
+        assertTrue(fabric.run("smpquery", "-D", "portinfo", "0,8", "7").orThrow().stdout()
+                .contains("PhysLinkState:...................Disabled\n"));
+        IbtoolRun enable = ibtool("set_port_state", "--enable", "0,8@7");
+        assertEquals(0, enable.exitCode(), enable.out() + enable.err());
+        assertTrue(fabric.run("smpquery", "-D", "portinfo", "0,8", "7").orThrow().stdout()
+                .contains("PhysLinkState:...................Polling\n"));
+    }
+
+    @Test
+    @Order(6)
+    void initAllPortsLeavesEveryLinkInInitialize() {
+        assertTrue(fabric.run("smpquery", "-D", "portinfo", "0,8", "1").orThrow().stdout().contains("LinkState:.......................Active\n"));
+        IbtoolRun run = ibtool("init_all_ports");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertEquals("", run.out());
+        for (List<String> port : List.of(List.of("0", "1"), List.of("0", "2"), List.of("0", "8"), List.of("0,8", "1"),
+                List.of("0,8", "2"), List.of("0,1", "1"))) {
+            String c = fabric.run("smpquery", "-D", "portinfo", port.get(0), port.get(1)).orThrow().stdout();
+            assertTrue(c.contains("LinkState:.......................Initialize\n"), port + ": " + c);
+        }
+    }
+}
