@@ -132,7 +132,7 @@ final class DiagUsage {
     }
 
     /** The C tool's usage text, or null for a command the C tools do not have. */
-    private static String cText(String tool) {
+    static String cText(String tool) {
         try (InputStream in = DiagUsage.class.getResourceAsStream(tool + ".usage")) {
             return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -120,6 +120,12 @@ public final class Ibtool implements Callable<Integer> {
             cl.addSubcommand(subcommand);
         }
         cl.getSubcommands().values().forEach(CommonOptions::addTo);
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            if (sub.getCommand() instanceof HelpFooter footer) {
+                sub.getCommandSpec().usageMessage().sectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER,
+                        help -> footer.helpFooter());
+            }
+        }
         cl.setDefaultValueProvider(DiagConfig.defaults());
         cl.setExitCodeExceptionMapper(ExitCodes.MAPPER);
         cl.setExecutionStrategy(Ibtool::execute);

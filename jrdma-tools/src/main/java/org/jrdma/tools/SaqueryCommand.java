@@ -39,7 +39,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "saquery", mixinStandardHelpOptions = true,
         description = "Query the subnet administrator's records, as infiniband-diags' saquery.")
-final class SaqueryCommand extends FabricCommand {
+final class SaqueryCommand extends FabricCommand implements HelpFooter {
     /** PortInfoRecord's ComponentMask bit for PortInfo:CapabilityMask (IBA 15.2.5.3: the eighth component). */
     private static final long PIR_CAPABILITY_MASK_COMPONENT = 1L << 7;
     /** PortInfo:CapabilityMask IsSM and IsSMDisabled. */
@@ -450,5 +450,17 @@ final class SaqueryCommand extends FabricCommand {
         public <T extends IbaStruct & MadAttribute> String printBytes(Template t, Supplier<T> type, Function<byte[], String> printer) {
             return print(t, type, r -> printer.apply(r.toBytes()));
         }
+    }
+
+    /**
+     * The queries saquery knows, with their aliases and arguments, as its usage lists them (python-rdma's
+     * {@code saquery_help}).
+     */
+    @Override
+    public String helpFooter() {
+        String usage = DiagUsage.cText("saquery");
+        int from = usage.indexOf("Supported query names");
+        int to = usage.indexOf("\nOptions:", from);
+        return "\n" + usage.substring(from, to).stripTrailing() + "\n";
     }
 }

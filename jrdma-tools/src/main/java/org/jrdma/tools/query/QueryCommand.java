@@ -18,6 +18,7 @@ import org.jrdma.mad.SmpTarget;
 import org.jrdma.path.IBPath;
 import org.jrdma.tools.CmdError;
 import org.jrdma.tools.ExitCodes;
+import org.jrdma.tools.HelpFooter;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PathTarget;
 import picocli.CommandLine.Command;
@@ -48,7 +49,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "query", mixinStandardHelpOptions = true,
         description = "Issue any GET type query for any known attribute (python-rdma): METHOD ATTRIBUTE [TARGET], -f FIELD=VALUE "
                 + "sets request fields. METHOD: SubnGet, PerformanceGet, SubnAdmGet, SubnAdmGetTable, BMGet, CommMgtGet, DevMgtGet.")
-public final class QueryCommand extends PackageFabricCommand {
+public final class QueryCommand extends PackageFabricCommand implements HelpFooter {
     /** The methods, by python-rdma's name: the management classes they go to and the IBA method. */
     private static final Map<String, Method> METHODS = Map.of(
             "SubnGet", new Method(List.of(Mad.CLASS_SUBN_LID_ROUTED, Mad.CLASS_SUBN_DIRECTED_ROUTE), Mad.METHOD_GET),
@@ -134,8 +135,7 @@ public final class QueryCommand extends PackageFabricCommand {
                 .filter(e -> e.getKey().toLowerCase(Locale.ROOT).equals(attribute.toLowerCase(Locale.ROOT)))
                 .map(Map.Entry::getValue).findFirst().orElseThrow(() -> new CmdError("Invalid attribute '" + attribute + "'"));
         IbaStruct struct = factory.get();
-        if (!(struct instanceof MadAttribute mad) || !m.classes().contains(mad.mgmtClass())
-                || (mad.methodMask() & 1L << m.iba()) == 0) {
+        if (!allows(m, struct)) {
             throw new CmdError("Invalid attribute '" + attribute + "'");
         }
         long mask = 0;
@@ -231,5 +231,23 @@ public final class QueryCommand extends PackageFabricCommand {
      * @param componentMask the SA ComponentMask of those fields
      */
     private record Request(IbaStruct attribute, long componentMask) {
+    }
+
+    /**
+     * The valid METHODs and ATTRIBUTEs (python-rdma's {@code query_help}): every generated IBA
+     * structure that is a MAD attribute one of the methods may ask for.
+     */
+    @Override
+    public String helpFooter() {
+        StringBuilder text = new StringBuilder("\nValid METHOD:\n");
+        METHODS.keySet().stream().sorted().forEach(name -> text.append("    ").append(name).append("\n"));
+        text.append("Valid ATTRIBUTE:\n");
+        IbaStructs.ALL.entrySet().stream().filter(e -> METHODS.values().stream().anyMatch(m -> allows(m, e.getValue().get())))
+                .map(Map.Entry::getKey).sorted().forEach(name -> text.append("    ").append(name).append("\n"));
+        return text.toString();
+    }
+
+    private static boolean allows(Method m, IbaStruct struct) {
+        return struct instanceof MadAttribute mad && m.classes().contains(mad.mgmtClass()) && (mad.methodMask() & 1L << m.iba()) != 0;
     }
 }
