@@ -309,7 +309,8 @@ public final class CmInVm {
                     Side passive = passive(request);
                     passive.qp.postRecv(new RecvWr().wrId(1).sge(passive.mr.sge(0, 64)));
                     request.accept(new ConnParam());
-                    completion(passive.cq, WcOpcode.RECV);
+                    // the server's own buffer: the client polls into wcs at the same time
+                    completion(passive.cq, WcOpcode.RECV, new WcBuffer(1));
                     return get(passive.mr, 0, 4);
                 }
             });
@@ -1215,15 +1216,20 @@ public final class CmInVm {
 
     /** Polls {@code cq} until one completion arrives, which must succeed with {@code opcode}; it stays in {@link #wcs}. */
     private void completion(Cq cq, WcOpcode opcode) {
+        completion(cq, opcode, wcs);
+    }
+
+    /** Waits for {@code opcode}'s completion on {@code cq}, polled into {@code into} (a thread's own buffer). */
+    private static void completion(Cq cq, WcOpcode opcode, WcBuffer into) {
         long deadline = System.nanoTime() + WAIT_NANOS;
-        while (cq.poll(wcs) == 0) {
+        while (cq.poll(into) == 0) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("no " + opcode + " completion within " + WAIT);
             }
             Thread.onSpinWait();
         }
-        wcs.check(0);
-        equal(opcode, wcs.opcode(0), "completion opcode");
+        into.check(0);
+        equal(opcode, into.opcode(0), "completion opcode");
     }
 
     private static byte[] ascii(String text) {
