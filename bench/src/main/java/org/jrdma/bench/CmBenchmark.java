@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
  * Run by {@code bin/bench-cm}.
  *
  * <p>As in {@link VerbsBenchmark}, one Java pair (server on CPU 0, client on CPU 1) is started
- * and warmed up once and then driven run by run, while each round starts fresh C pairs on the
+ * and warmed up once and then driven run by run, stopped with {@code SIGSTOP} in between, while each round starts fresh C pairs on the
  * same CPUs; the rounds alternate C-first and Java-first, and the first ({@code --settling})
  * settle the VM and are not counted.
  */
@@ -54,7 +54,7 @@ public final class CmBenchmark {
         /** Rounds run first and not counted: right after the VM boots, soft-RoCE runs slowly for a while. */
         @Option(names = "--settling") int settling = 1;
         @Option(names = "--size") int size = 64;
-        @Option(names = "--iters") int iters = 5000;
+        @Option(names = "--iters") int iters = 2000;
         @Option(names = "--warmup") int warmup = 20000;
         @Option(names = "--bw-size") int bwSize = 4096;
         @Option(names = "--bw-iters") int bwIters = 20000;
@@ -74,7 +74,7 @@ public final class CmBenchmark {
     }
 
     /**
-     * {@code CmBenchmark [--rounds 7] [--settling 1] [--size 64] [--iters 5000] [--warmup 20000] [--bw-size 4096]
+     * {@code CmBenchmark [--rounds 7] [--settling 1] [--size 64] [--iters 2000] [--warmup 20000] [--bw-size 4096]
      * [--bw-iters 20000] [--connections 1,4,16]}; exits 1 if a run failed.
      */
     public static void main(String[] args) {
@@ -131,6 +131,13 @@ public final class CmBenchmark {
         try (LivePair pair = LivePair.start(server, client, javaPort, true,
                 JAVA_START.plus(JAVA_RUN.multipliedBy(s.rounds + s.settling)))) {
             boolean javaFailed = false;
+            try {
+                pair.awaitLine(pair.client(), READY);
+                freeze(true);
+            } catch (IOException e) {
+                javaFailed = true;
+                failed("EndpointPerf", e.getMessage());
+            }
             for (int round = 1 - s.settling; round <= s.rounds; round++) {
                 Round r = new Round(s.connections.size());
                 if (Math.floorMod(round, 2) == 1) {
@@ -138,7 +145,7 @@ public final class CmBenchmark {
                 }
                 if (!javaFailed) {
                     try {
-                        javaRun(pair, r);
+                        javaRun(pair, r, round == s.rounds);
                     } catch (IOException e) {
                         javaFailed = true;
                         failed("EndpointPerf", e.getMessage());
@@ -175,18 +182,46 @@ public final class CmBenchmark {
         return String.join(",", settings.connections.stream().map(String::valueOf).toList());
     }
 
-    /** The next timed run of the Java pair (after its go, when it makes several): its echo, stream and allocation lines. */
-    private void javaRun(LivePair pair, Round r) throws IOException {
-        if (settings.rounds + settings.settling > 1) {
-            pair.awaitLine(pair.client(), READY);
-            pair.go(pair.client());
-        }
+    /** The next timed run of the Java pair, after its go: its echo, stream and allocation lines. */
+    private void javaRun(LivePair pair, Round r, boolean last) throws IOException {
+        freeze(false);
+        pair.go(pair.client());
         r.echo = Double.parseDouble(pair.awaitLine(pair.client(), ECHO).group(1));
         for (int i = 0; i < settings.connections.size(); i++) {
             MatchResult m = pair.awaitLine(pair.client(), STREAM);
             r.javaBw[i] = Double.parseDouble(m.group(2));
         }
         r.alloc = Double.parseDouble(pair.awaitLine(pair.client(), ALLOC).group(1));
+        if (!last) {
+            pair.awaitLine(pair.client(), READY);
+            freeze(true);
+        }
+    }
+
+    /**
+     * Stops ({@code SIGSTOP}) or continues ({@code SIGCONT}) the Java pair's processes. Between
+     * its runs the pair is stopped: an idle {@code EndpointGroup}'s polling thread still wakes
+     * about a thousand times a second, and the pair's ten of them took enough of the two CPUs to
+     * slow the C programs measured meanwhile (rxe keeps the connections of a stopped process;
+     * nothing is sent on them).
+     */
+    private static void freeze(boolean stop) throws IOException {
+        List<String> kill = new ArrayList<>(List.of("kill", stop ? "-STOP" : "-CONT"));
+        ProcessHandle.current().descendants()
+                .filter(p -> p.info().arguments().map(a -> List.of(a).contains(EndpointPerf.class.getName())).orElse(false))
+                .forEach(p -> kill.add(Long.toString(p.pid())));
+        if (kill.size() == 2) {
+            throw new IOException("no Java pair to " + (stop ? "stop" : "continue"));
+        }
+        try {
+            int status = new ProcessBuilder(kill).inheritIO().start().waitFor();
+            if (status != 0) {
+                throw new IOException(String.join(" ", kill) + " exited " + status);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted in " + kill, e);
+        }
     }
 
     /** The C runs of a round: rping twice, ib_send_lat, and ib_send_bw once per connection count. */

@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
  *
  * <p>The client makes the same connections, warms up, then makes {@code --runs} timed runs, each
  * after the go of {@link RunGate}'s protocol (it prints {@code "ready for run K"} and reads a
- * line): the echo round trip ({@code --iters} round trips of {@code --size} bytes, one at a time,
+ * line), or without {@code --runs} one run at once: the echo round trip ({@code --iters} round trips of {@code --size} bytes, one at a time,
  * each timed), then for each connection count a stream of {@code --bw-iters} messages of
  * {@code --bw-size} bytes spread over the connections, one sending thread each, timed from the
  * start until every connection's last message is acknowledged; and the bytes allocated per
@@ -63,7 +63,8 @@ public final class EndpointPerf {
         @Option(names = "--bw-size") int bwSize = 4096;
         @Option(names = "--bw-iters") int bwIters = 20000;
         @Option(names = "--connections", split = ",") List<Integer> connections = List.of(1, 4, 16);
-        @Option(names = "--runs") int runs = 1;
+        /** Timed runs, each after a go; 0 for one run at once. */
+        @Option(names = "--runs") int runs;
     }
 
     private EndpointPerf() {
@@ -154,8 +155,8 @@ public final class EndpointPerf {
                 client.stream(endpoints, s.bwSize, Math.max(s.warmup / 4, endpoints.size()));
             }
             BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
-            for (int run = 1; run <= s.runs; run++) {
-                if (s.runs > 1) {
+            for (int run = 1; run <= Math.max(1, s.runs); run++) {
+                if (s.runs > 0) {
                     System.out.println(RunGate.READY + run);
                     System.out.flush();
                     if (input.readLine() == null) {
