@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
  * The endpoint API ({@code org.jrdma.endpoint}, through {@link EndpointPerf}) against the C
  * programs that do the same over rdma_cm, in one run of the soft-RoCE VM ({@code rdma_ucm}
  * loaded), alternately, several rounds: the echo round trip against {@code rping} (the time a
- * ping takes, from two client runs of different counts) and {@code ib_send_lat -R} (twice its
+ * ping takes, from the times its verbose client prints the first and the last ping) and {@code ib_send_lat -R} (twice its
  * typical latency, which perftest reports as half a round trip); message throughput with 1, 4
  * and 16 connections against {@code ib_send_bw -R -q 1, 4, 16}; and the bytes the Java side's
  * messaging threads allocate per message. Prints every round, then the medians, the ratios
@@ -39,7 +39,8 @@ public final class CmBenchmark {
     private static final Pattern STREAM = Pattern.compile("^stream (\\d+): .* ([0-9.]+) MB/s");
     private static final Pattern ALLOC = Pattern.compile("^java alloc: \\d+ bytes, \\d+ messages, ([0-9.]+) bytes/message");
     private static final Pattern READY = Pattern.compile("^" + Pattern.quote(RunGate.READY));
-    private static final Pattern ELAPSED = Pattern.compile("elapsed ns (\\d+)");
+    /** What the wrapper of the rping client prints: the pings after the first and the microseconds they took. */
+    private static final Pattern PINGS = Pattern.compile("pings (\\d+) in usec (\\d+)");
     /** perftest's result row: #bytes #iterations and then the figures. */
     private static final Pattern LAT_ROW = Pattern.compile(
             "(?m)^ (\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)");
@@ -114,7 +115,7 @@ public final class CmBenchmark {
         Settings s = settings;
         System.out.println("soft-RoCE on rxe0 (" + ADDRESS + ") inside a VM under TCG emulation (no KVM), on a shared host:");
         System.out.println("absolute figures are far below hardware and noisy; C and Java alternate, medians count.");
-        System.out.printf("echo: %d-byte messages, %d round trips (Java warm-up %d); rping -S %d -C %d less -C 1;"
+        System.out.printf("echo: %d-byte messages, %d round trips (Java warm-up %d); rping -S %d -C %d (first to last ping);"
                 + " ib_send_lat -R -s %d -n %d%n", s.size, s.iters, s.warmup, s.size, s.iters, s.size, s.iters);
         System.out.printf("throughput: %d messages of %d bytes spread over 1 connection and more: %s;"
                 + " ib_send_bw -R -s %d -q N -n %d/N%n", s.bwIters, s.bwSize, s.connections, s.bwSize, s.bwIters);
@@ -227,9 +228,7 @@ public final class CmBenchmark {
     /** The C runs of a round: rping twice, ib_send_lat, and ib_send_bw once per connection count. */
     private void cRuns(Round r) {
         Settings s = settings;
-        double one = rpingNanos(1);
-        double many = rpingNanos(s.iters);
-        r.rping = (many - one) / (s.iters - 1) / 1e3;
+        r.rping = rpingMicros(s.iters);
         List<String> common = List.of("-d", "rxe0", "-x", "0", "-F", "-R");
         MatchResult lat = perftest(concat(List.of("ib_send_lat"), common, List.of("-s", Integer.toString(s.size),
                 "-n", Integer.toString(s.iters))), LAT_ROW);
@@ -246,21 +245,27 @@ public final class CmBenchmark {
         }
     }
 
-    /** The client's wall time of {@code rping -c -C count}, in nanoseconds (NaN on failure). */
-    private double rpingNanos(int count) {
+    /**
+     * The microseconds a ping of {@code rping -c -v -C count} takes, from the times its client
+     * printed the first and the last ping's line (NaN on failure): the connection's set-up and
+     * teardown and the process's start are left out.
+     */
+    private double rpingMicros(int count) {
         int p = port++;
         List<String> options = List.of("-a", ADDRESS, "-p", Integer.toString(p), "-S", Integer.toString(settings.size),
                 "-C", Integer.toString(count));
         List<String> server = concat(List.of("rping", "-s"), options);
-        List<String> client = List.of("bash", "-c", "start=$(date +%s%N); rping -c " + String.join(" ", options)
-                + "; status=$?; echo \"elapsed ns $(( $(date +%s%N) - start ))\"; exit $status");
+        List<String> client = List.of("bash", "-c", "set -o pipefail; stdbuf -oL rping -c -v " + String.join(" ", options)
+                + " | { read -r _ || exit 1; t0=${EPOCHREALTIME//[!0-9]/}; last=$t0; n=0;"
+                + " while read -r _; do n=$((n + 1)); last=${EPOCHREALTIME//[!0-9]/}; done;"
+                + " echo \"pings $n in usec $((last - t0))\"; }");
         PeerPair.Result result = PeerPair.run(server, client, p, true, RUN_TIMEOUT);
-        Matcher m = ELAPSED.matcher(result.clientOutput());
-        if (!result.succeeded() || !m.find()) {
+        Matcher m = PINGS.matcher(result.clientOutput());
+        if (!result.succeeded() || !m.find() || Long.parseLong(m.group(1)) == 0) {
             failed("rping", result);
             return Double.NaN;
         }
-        return Double.parseDouble(m.group(1));
+        return Double.parseDouble(m.group(2)) / Long.parseLong(m.group(1));
     }
 
     /** One run of a perftest pair over rdma_cm; the client's result row, or null on failure. */
