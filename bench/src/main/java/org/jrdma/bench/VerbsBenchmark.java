@@ -118,6 +118,11 @@ public final class VerbsBenchmark {
      * extended-verbs ping-pong takes the ping-pong's size, iterations and warm-up.
      */
     public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the benchmark with {@code args} as {@link #main} takes them; returns 1 if a run failed, else 0. */
+    static int run(String[] args) {
         Settings line = new Settings();
         new CommandLine(line).parseArgs(args);
         if (line.rounds < 1) {
@@ -134,7 +139,7 @@ public final class VerbsBenchmark {
                 List.of("-d", bench.device, "-g", bench.gidIndex, "-s", line.ppSize, "-n", line.ppIters),
                 List.of("-N", "--cq-ex", "--warmup", line.ppWarmup, "--alloc"), true, LATENCY, 3);
         bench.run(line.rounds, pingpong, writeBw, xpingpong);
-        System.exit(bench.failures == 0 ? 0 : 1);
+        return bench.failures == 0 ? 0 : 1;
     }
 
     private void run(int rounds, Test pingpong, Test writeBw, Test xpingpong) {

@@ -83,11 +83,20 @@ public final class LivePair implements AutoCloseable {
      * @throws IOException when a process cannot be started or the server never listens
      */
     public static LivePair start(List<String> server, List<String> client, int port, Duration timeout) throws IOException {
+        return start(server, client, port, false, timeout);
+    }
+
+    /**
+     * As {@link #start(List, List, int, Duration)}; with {@code rdmaCm} the server listens with
+     * the RDMA connection manager instead, as {@link PeerPair#run(List, List, int, boolean, Duration)} waits for it.
+     */
+    public static LivePair start(List<String> server, List<String> client, int port, boolean rdmaCm, Duration timeout)
+            throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         Process serverProcess = start(PeerPair.pinned(server, 0));
         Side serverSide = new Side("server", serverProcess);
         try {
-            if (!PeerPair.awaitListening(port, false, serverProcess, deadline)) {
+            if (!PeerPair.awaitListening(port, rdmaCm, serverProcess, deadline)) {
                 throw new IOException("the server never listened on port " + port + ":\n" + serverSide.output());
             }
             return new LivePair(serverSide, new Side("client", start(PeerPair.pinned(client, 1))), deadline);

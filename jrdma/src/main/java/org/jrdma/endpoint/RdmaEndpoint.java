@@ -8,11 +8,12 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.ConnParam;
@@ -57,15 +58,26 @@ import org.jrdma.verbs.WrOpcode;
  * {@link #read} (RDMA READ) target it. They need no credit, so they may overtake messages still
  * waiting for one; each shares the send slots with messages.
  *
+ * <p>Messages have two forms. The asynchronous one ({@link #send(ByteBuffer)},
+ * {@link #receive()}) makes a future and a copy per message. The blocking one
+ * ({@link #send(MemorySegment)}, {@link #send(MemorySegment, long)}, {@link #receive(MemorySegment)}) allocates nothing: a send copies
+ * the message straight into one of the endpoint's registered send buffers (waiting while all
+ * {@link #SEND_SLOTS} are in use) and returns, the group's thread posting it when a credit allows;
+ * a receive waits for the next message and copies it out of its registered receive buffer, which
+ * the group's thread then reposts. A caller waits parked, so a virtual thread releases its carrier.
+ * The forms may be mixed: messages of one thread go out in the order of its calls in either
+ * form, and each arrival goes to whichever receive asks first.
+ *
  * <p>{@link #close()} disconnects and fails every pending send and receive with
- * {@link ClosedChannelException}; a disconnect by the peer does the same.
+ * {@link ClosedChannelException}; a disconnect by the peer does the same, and a blocking call
+ * then throws it.
  */
 public final class RdmaEndpoint implements AutoCloseable {
     /** The largest message, in bytes. */
     public static final int MAX_MESSAGE = 4096;
     /** Receives posted per endpoint, the peer's initial credits. */
-    public static final int RECEIVES = 16;
-    /** Messages and one-sided operations posted and not yet completed at once. */
+    public static final int RECEIVES = 32;
+    /** Messages and one-sided operations posted and not yet completed at once (at most 32: {@link #freeSlots} is a bit set). */
     static final int SEND_SLOTS = 16;
     /** The private data: receives (4 bytes), counter address (8), counter rkey (4), big-endian. */
     private static final int HELLO = 16;
@@ -97,21 +109,41 @@ public final class RdmaEndpoint implements AutoCloseable {
     private final Queue<OneSided> oneSided = new ConcurrentLinkedQueue<>();
     private final Queue<CompletableFuture<ByteBuffer>> receives = new ConcurrentLinkedQueue<>();
     /**
-     * Group-thread state, reused so that the thread makes no garbage per message besides the
-     * delivered copy: messages received and not yet asked for (a ring of receive slots and
-     * lengths, at most {@link #RECEIVES}), free send slots, counts, and the work requests.
+     * Messages received and not yet taken (a ring of receive slots and lengths, at most
+     * {@link #RECEIVES}), and receive slots taken by {@link #receive(MemorySegment)} for the
+     * group's thread to repost: guarded by {@link #arrivalLock}, shared by the group's thread and
+     * blocking receivers.
      */
+    private final Object arrivalLock = new Object();
     private final int[] arrivedSlots = new int[RECEIVES];
     private final int[] arrivedLengths = new int[RECEIVES];
     private int arrivedHead;
     private int arrivedCount;
+    private final int[] takenSlots = new int[RECEIVES];
+    private int takenCount;
+    /**
+     * Send slots filled by {@link #send(MemorySegment)} and not yet posted, in order (slot and
+     * length): guarded by {@link #filledLock}.
+     */
+    private final Object filledLock = new Object();
+    private final int[] filledSlots = new int[SEND_SLOTS];
+    private final int[] filledLengths = new int[SEND_SLOTS];
+    private int filledHead;
+    private int filledCount;
+    /** Free send slots, one bit each: claimed by the group's thread and by blocking senders. */
+    private final AtomicInteger freeSlots = new AtomicInteger((int) ((1L << SEND_SLOTS) - 1));
+    /** A thread parked in a blocking send or receive, to unpark when a slot frees or a message arrives. */
+    private volatile Thread sendWaiter;
+    private volatile Thread receiveWaiter;
+    /** Group-thread state, reused so that the thread makes no garbage per message: counts and the work requests. */
     private final RecvWr recvWr = new RecvWr();
     private final SendWr sendWr = new SendWr();
     private final Sge sge = new Sge(0, 0, 0);
-    private final ArrayDeque<Integer> freeSlots = new ArrayDeque<>();
     private final CompletableFuture<?>[] inFlight = new CompletableFuture<?>[SEND_SLOTS];
     private long sent;
     private long receivesPosted;
+    /** Receives reposted since the count was last RDMA-written to the peer. */
+    private int unannounced;
     private long nextCmCheck;
     /** Completed by the group's thread once it no longer touches this endpoint. */
     private final CompletableFuture<Void> detached = new CompletableFuture<>();
@@ -142,9 +174,6 @@ public final class RdmaEndpoint implements AutoCloseable {
         } catch (RuntimeException e) {
             group.leave(this);
             throw e;
-        }
-        for (int i = 0; i < SEND_SLOTS; i++) {
-            freeSlots.add(i);
         }
         for (int i = 0; i < RECEIVES; i++) {
             postReceive(i);
@@ -302,6 +331,125 @@ public final class RdmaEndpoint implements AutoCloseable {
         return next;
     }
 
+    /**
+     * Sends the bytes of {@code message} (at most {@link #MAX_MESSAGE}) without allocating: waits
+     * until one of the endpoint's registered send buffers is free, copies the message into it and
+     * returns; the group's thread posts it after the messages sent before it, once the peer has a
+     * receive posted. A failure of the connection after this returns is seen by the next call.
+     *
+     * @throws ClosedChannelException when the endpoint is closed, the peer disconnected or the
+     *                                connection failed (the cause says how)
+     */
+    public void send(MemorySegment message) throws ClosedChannelException {
+        send(message, message.byteSize());
+    }
+
+    /**
+     * Sends the first {@code length} bytes of {@code buffer} as {@link #send(MemorySegment)}
+     * sends a message: for echoing what {@link #receive(MemorySegment)} put in a buffer without
+     * making a slice of it.
+     *
+     * @throws IndexOutOfBoundsException if {@code length} is negative or beyond {@code buffer}
+     * @throws ClosedChannelException    when the endpoint is closed, the peer disconnected or the
+     *                                   connection failed (the cause says how)
+     */
+    public void send(MemorySegment buffer, long length) throws ClosedChannelException {
+        Objects.checkFromIndexSize(0, length, buffer.byteSize());
+        if (length > MAX_MESSAGE) {
+            throw new IllegalArgumentException("message of " + length + " bytes, more than " + MAX_MESSAGE);
+        }
+        throwIfEnded();
+        int slot = claimSlot();
+        if (slot < 0) {
+            Thread me = Thread.currentThread();
+            while (true) {
+                sendWaiter = me;
+                slot = claimSlot();
+                if (slot >= 0) {
+                    sendWaiter = null;
+                    break;
+                }
+                throwIfEnded();
+                LockSupport.park(this);
+            }
+        }
+        MemorySegment.copy(buffer, 0, mr.memory(), (long) (RECEIVES + slot) * MAX_MESSAGE, length);
+        synchronized (filledLock) {
+            int tail = (filledHead + filledCount++) % SEND_SLOTS;
+            filledSlots[tail] = slot;
+            filledLengths[tail] = (int) length;
+        }
+        group.wake();
+        throwIfEnded();
+    }
+
+    /**
+     * Receives the next message into {@code into} without allocating: waits until one has
+     * arrived, copies it out of its registered receive buffer and returns its length; the group's
+     * thread reposts the buffer and returns the credit.
+     *
+     * @throws IllegalArgumentException when the message is longer than {@code into} (it stays
+     *                                  the next message)
+     * @throws ClosedChannelException   when the endpoint is closed, the peer disconnected or the
+     *                                  connection failed (the cause says how)
+     */
+    public int receive(MemorySegment into) throws ClosedChannelException {
+        Thread me = Thread.currentThread();
+        while (true) {
+            receiveWaiter = me;
+            throwIfEnded();
+            synchronized (arrivalLock) {
+                if (arrivedCount > 0) {
+                    receiveWaiter = null;
+                    int slot = arrivedSlots[arrivedHead];
+                    int length = arrivedLengths[arrivedHead];
+                    if (length > into.byteSize()) {
+                        throw new IllegalArgumentException("message of " + length + " bytes, buffer of " + into.byteSize());
+                    }
+                    arrivedHead = (arrivedHead + 1) % RECEIVES;
+                    arrivedCount--;
+                    MemorySegment.copy(mr.memory(), (long) slot * MAX_MESSAGE, into, 0, length);
+                    takenSlots[takenCount++] = slot;
+                    group.wake();
+                    return length;
+                }
+            }
+            LockSupport.park(this);
+        }
+    }
+
+    private void throwIfEnded() throws ClosedChannelException {
+        if (closing || failure != null) {
+            ClosedChannelException closed = new ClosedChannelException();
+            if (failure != null && !(failure instanceof ClosedChannelException)) {
+                closed.initCause(failure);
+            }
+            throw closed;
+        }
+    }
+
+    /** Takes a free send slot, or returns -1 if none is free. */
+    private int claimSlot() {
+        while (true) {
+            int free = freeSlots.get();
+            if (free == 0) {
+                return -1;
+            }
+            int slot = Integer.numberOfTrailingZeros(free);
+            if (freeSlots.compareAndSet(free, free & ~(1 << slot))) {
+                return slot;
+            }
+        }
+    }
+
+    private void releaseSlot(int slot) {
+        int free;
+        do {
+            free = freeSlots.get();
+        } while (!freeSlots.compareAndSet(free, free | 1 << slot));
+        unpark(sendWaiter);
+    }
+
     private void failIfClosed() {
         if (closing || failure != null) {
             failAll(failure != null ? failure : new ClosedChannelException());
@@ -318,7 +466,8 @@ public final class RdmaEndpoint implements AutoCloseable {
             return false;
         }
         try {
-            boolean busy = postSends();
+            boolean busy = repostTaken();
+            busy |= postSends();
             busy |= deliver();
             if (System.nanoTime() > nextCmCheck) {
                 CmEvent event = channel.getEvent(Duration.ZERO);
@@ -347,16 +496,21 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
         long wrId = wcs.wrId(i);
         if (wcs.opcode(i) == WcOpcode.RECV) {
-            int tail = (arrivedHead + arrivedCount++) % RECEIVES;
-            arrivedSlots[tail] = (int) (wrId - RECV_ID);
-            arrivedLengths[tail] = wcs.byteLen(i);
+            synchronized (arrivalLock) {
+                int tail = (arrivedHead + arrivedCount++) % RECEIVES;
+                arrivedSlots[tail] = (int) (wrId - RECV_ID);
+                arrivedLengths[tail] = wcs.byteLen(i);
+            }
+            unpark(receiveWaiter);
         } else if (wrId < SEND_SLOTS) {
             int slot = (int) wrId;
             @SuppressWarnings("unchecked")
             CompletableFuture<Void> done = (CompletableFuture<Void>) inFlight[slot];
             inFlight[slot] = null;
-            freeSlots.add(slot);
-            done.complete(null);
+            releaseSlot(slot);
+            if (done != null) {
+                done.complete(null);
+            }
         }
     }
 
@@ -370,24 +524,51 @@ public final class RdmaEndpoint implements AutoCloseable {
         return closing || failure != null;
     }
 
-    /** Ends the endpoint with {@code cause}, failing what is queued. */
+    /** Ends the endpoint with {@code cause}, failing what is queued and waking blocked callers. */
     void fail(Throwable cause) {
         if (failure == null) {
             failure = cause;
         }
         failAll(failure);
+        wakeWaiters();
+    }
+
+    private void wakeWaiters() {
+        unpark(sendWaiter);
+        unpark(receiveWaiter);
+    }
+
+    private static void unpark(Thread waiter) {
+        if (waiter != null) {
+            LockSupport.unpark(waiter);
+        }
     }
 
     /** The group thread no longer touches this endpoint. */
     void detached() {
         failAll(failure != null ? failure : new ClosedChannelException());
         detached.complete(null);
+        wakeWaiters();
     }
 
     private void postReceive(int slot) {
         sge.set(mr.addr() + (long) slot * MAX_MESSAGE, MAX_MESSAGE, mr.lkey());
         qp.postRecv(recvWr.wrId(RECV_ID + slot).sge(sge));
         receivesPosted++;
+    }
+
+    /**
+     * Counts {@code n} receives reposted, and once they are half of {@link #RECEIVES} returns them
+     * as credits. Holding fewer back never stalls the two sides: a sender out of credits has
+     * at least {@code RECEIVES - unannounced} messages under way to us, which will arrive, be
+     * taken and reposted.
+     */
+    private void reposted(int n) {
+        unannounced += n;
+        if (unannounced >= RECEIVES / 2) {
+            writeCredits();
+            unannounced = 0;
+        }
     }
 
     /** RDMA-writes how many receives we have posted into the peer's counter: its credits. */
@@ -398,25 +579,65 @@ public final class RdmaEndpoint implements AutoCloseable {
                 .flags(SendFlags.SIGNALED).rdma(peerCounterAddr, peerCounterRkey));
     }
 
-    /** Posts queued one-sided operations while there are free send slots, then messages while there are credits too. */
+    /** Reposts the receive buffers that blocking receives took messages from, and returns their credits. */
+    private boolean repostTaken() {
+        synchronized (arrivalLock) {
+            if (takenCount == 0) {
+                return false;
+            }
+            for (int i = 0; i < takenCount; i++) {
+                postReceive(takenSlots[i]);
+            }
+            reposted(takenCount);
+            takenCount = 0;
+        }
+        return true;
+    }
+
+    /**
+     * Posts queued one-sided operations while there are free send slots, then, while there are
+     * credits, the messages blocking sends filled slots with and queued messages for which a
+     * slot is free.
+     */
     private boolean postSends() {
         boolean posted = false;
-        while (!freeSlots.isEmpty() && !oneSided.isEmpty()) {
+        while (!oneSided.isEmpty()) {
+            int slot = claimSlot();
+            if (slot < 0) {
+                break;
+            }
             OneSided op = oneSided.poll();
-            int slot = freeSlots.poll();
             inFlight[slot] = op.done();
             qp.postSend(sendWr.wrId(slot).opcode(op.opcode()).sge(op.sge()).flags(SendFlags.SIGNALED)
                     .rdma(op.remoteAddr(), op.rkey()));
             posted = true;
         }
         long peerPosted = Math.max(peerReceives, mr.memory().get(COUNTER, COUNTER_OFFSET));
-        while (sent < peerPosted && !freeSlots.isEmpty() && !sends.isEmpty()) {
-            Pending p = sends.poll();
-            int slot = freeSlots.poll();
-            long offset = (long) (RECEIVES + slot) * MAX_MESSAGE;
-            MemorySegment.copy(MemorySegment.ofBuffer(p.message()), 0, mr.memory(), offset, p.message().remaining());
-            inFlight[slot] = p.done();
-            sge.set(mr.addr() + offset, p.message().remaining(), mr.lkey());
+        while (sent < peerPosted) {
+            int slot;
+            int length;
+            synchronized (filledLock) {
+                if (filledCount > 0) {
+                    slot = filledSlots[filledHead];
+                    length = filledLengths[filledHead];
+                    filledHead = (filledHead + 1) % SEND_SLOTS;
+                    filledCount--;
+                } else {
+                    slot = -1;
+                    length = 0;
+                }
+            }
+            if (slot < 0) {
+                if (sends.isEmpty() || (slot = claimSlot()) < 0) {
+                    break;
+                }
+                Pending p = sends.poll();
+                length = p.message().remaining();
+                MemorySegment.copy(MemorySegment.ofBuffer(p.message()), 0, mr.memory(),
+                        (long) (RECEIVES + slot) * MAX_MESSAGE, length);
+                inFlight[slot] = p.done();
+            }
+            sge.set(mr.addr() + (long) (RECEIVES + slot) * MAX_MESSAGE, length, mr.lkey());
             qp.postSend(sendWr.wrId(slot).opcode(WrOpcode.SEND).sge(sge)
                     .flags(SendFlags.SIGNALED));
             sent++;
@@ -432,15 +653,22 @@ public final class RdmaEndpoint implements AutoCloseable {
      */
     private boolean deliver() {
         boolean delivered = false;
-        while (arrivedCount > 0 && !receives.isEmpty()) {
-            int slot = arrivedSlots[arrivedHead];
-            byte[] data = new byte[arrivedLengths[arrivedHead]];
-            arrivedHead = (arrivedHead + 1) % RECEIVES;
-            arrivedCount--;
+        while (!receives.isEmpty()) {
+            int slot;
+            byte[] data;
+            synchronized (arrivalLock) {
+                if (arrivedCount == 0) {
+                    break;
+                }
+                slot = arrivedSlots[arrivedHead];
+                data = new byte[arrivedLengths[arrivedHead]];
+                arrivedHead = (arrivedHead + 1) % RECEIVES;
+                arrivedCount--;
+            }
             MemorySegment.copy(mr.memory(), ValueLayout.JAVA_BYTE, (long) slot * MAX_MESSAGE, data, 0, data.length);
             ByteBuffer message = ByteBuffer.wrap(data);
             postReceive(slot);
-            writeCredits();
+            reposted(1);
             receives.poll().complete(message);
             delivered = true;
         }

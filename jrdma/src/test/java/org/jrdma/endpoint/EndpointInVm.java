@@ -4,6 +4,8 @@ import static org.jrdma.testkit.vm.VmChecks.equal;
 import static org.jrdma.testkit.vm.VmChecks.require;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -53,6 +55,8 @@ public final class EndpointInVm {
         checks.check("eight endpoints sharing one completion queue and thread per side", this::sharedGroup);
         checks.check("RDMA write and read to a RemoteBuffer handed over in a message", this::oneSided);
         checks.check("allocation per message in steady state", this::allocation);
+        checks.check("blocking send and receive in order, nothing allocated per message", this::blockingForm);
+        checks.check("blocking send and receive after a disconnect throw ClosedChannelException", this::blockingClosed);
         checks.check("close fails pending sends and receives", this::closeFailsPending);
         checks.check("peer disconnect fails pending receives", this::peerDisconnect);
     }
@@ -295,6 +299,115 @@ public final class EndpointInVm {
             require(pollerPerMessage <= 128, "the polling thread allocates " + pollerPerMessage + " bytes per message");
             client.close();
             peer.close();
+        }
+    }
+
+    /**
+     * The blocking form between two endpoints of one group, the peer echoing on a platform
+     * thread: 100 numbered messages of every length from 1 to 100 bytes come back in order, with
+     * the client's sends 40 ahead of its receives (more than its send slots); then, after a
+     * warm-up, the bytes allocated over 3,000 round trips of 16 bytes by the caller, the peer's
+     * thread and the polling thread: less than a byte per round trip (none per message; a
+     * deoptimization in the window may allocate once what compiled code had kept in registers).
+     */
+    private void blockingForm() throws Exception {
+        InetSocketAddress at = address();
+        int warmUp = 3000;
+        int rounds = 3000;
+        AllocatedBytes allocated = new AllocatedBytes();
+        try (RdmaServer server = RdmaServer.listen(at);
+                EndpointGroup group = new EndpointGroup(2);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+                Arena arena = Arena.ofShared()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(group, WAIT));
+            RdmaEndpoint client = RdmaEndpoint.connect(at, group, WAIT);
+            RdmaEndpoint peer = accepted.get();
+            MemorySegment echoed = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
+            Thread echoing = Thread.ofPlatform().start(() -> {
+                try {
+                    while (true) {
+                        peer.send(echoed, peer.receive(echoed));
+                    }
+                } catch (ClosedChannelException done) {
+                    // the client closed
+                }
+            });
+            MemorySegment out = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
+            MemorySegment in = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
+            for (int i = 1; i <= MESSAGES; i++) {
+                out.fill((byte) i);
+                client.send(out.asSlice(0, i));
+                if (i > 40) {
+                    receiveNumbered(client, in, i - 40);
+                }
+            }
+            for (int i = MESSAGES - 39; i <= MESSAGES; i++) {
+                receiveNumbered(client, in, i);
+            }
+            MemorySegment message = out.asSlice(0, 16);
+            for (int i = 0; i < warmUp; i++) {
+                client.send(message);
+                client.receive(in);
+            }
+            Thread poller = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("rdma-endpoint-group")).findFirst().orElseThrow();
+            Thread me = Thread.currentThread();
+            long pollerBefore = allocated.of(poller);
+            long peerBefore = allocated.of(echoing);
+            long overhead = -allocated.of(me) + allocated.of(me);
+            long callerBefore = allocated.of(me);
+            for (int i = 0; i < rounds; i++) {
+                client.send(message);
+                client.receive(in);
+            }
+            long caller = allocated.of(me) - callerBefore - overhead;
+            long echoer = allocated.of(echoing) - peerBefore;
+            long polling = allocated.of(poller) - pollerBefore;
+            System.out.printf("  %d round trips of 16 bytes: allocated by the caller %d bytes, by the echoing thread"
+                    + " %d, by the polling thread %d%n", rounds, caller, echoer, polling);
+            require(caller + echoer + polling < rounds, (caller + echoer + polling) + " bytes allocated over " + rounds
+                    + " round trips");
+            client.close();
+            echoing.join(WAIT.toMillis());
+            require(!echoing.isAlive(), "the echoing thread ended with the connection");
+            peer.close();
+        }
+    }
+
+    private static void receiveNumbered(RdmaEndpoint endpoint, MemorySegment into, int n) throws ClosedChannelException {
+        int length = endpoint.receive(into);
+        equal(n, length, "length of message " + n);
+        for (int b = 0; b < length; b++) {
+            equal((byte) n, into.get(ValueLayout.JAVA_BYTE, b), "byte " + b + " of message " + n);
+        }
+    }
+
+    /** A blocking receive waiting when the peer disconnects, and a send after it, throw {@link ClosedChannelException}. */
+    private void blockingClosed() throws Exception {
+        InetSocketAddress at = address();
+        try (RdmaServer server = RdmaServer.listen(at);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+                Arena arena = Arena.ofShared()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
+            RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT);
+            try (RdmaEndpoint peer = accepted.get()) {
+                MemorySegment buffer = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
+                Future<Integer> waiting = threads.submit(() -> peer.receive(buffer));
+                Thread.sleep(200);
+                client.close();
+                try {
+                    waiting.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                    throw new AssertionError("a receive completed after the peer disconnected");
+                } catch (java.util.concurrent.ExecutionException e) {
+                    require(e.getCause() instanceof ClosedChannelException, "cause " + e.getCause());
+                }
+                try {
+                    client.send(buffer.asSlice(0, 8));
+                    throw new AssertionError("a send on a closed endpoint returned");
+                } catch (ClosedChannelException expected) {
+                    System.out.println("  send after close: ClosedChannelException");
+                }
+            }
         }
     }
 

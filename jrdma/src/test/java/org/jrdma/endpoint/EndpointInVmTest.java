@@ -24,6 +24,8 @@ class EndpointInVmTest {
             "eight endpoints sharing one completion queue and thread per side",
             "RDMA write and read to a RemoteBuffer handed over in a message",
             "allocation per message in steady state",
+            "blocking send and receive in order, nothing allocated per message",
+            "blocking send and receive after a disconnect throw ClosedChannelException",
             "close fails pending sends and receives",
             "peer disconnect fails pending receives");
 

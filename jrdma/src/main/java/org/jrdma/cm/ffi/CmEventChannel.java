@@ -75,6 +75,13 @@ public final class CmEventChannel extends CmObject {
     private static final int MULTICAST_ERROR = 13;
 
     private final int fd;
+    /**
+     * The {@code struct pollfd} and call state {@link #getEvent} polls {@link #fd} with, made once
+     * (it runs in one thread at a time), so that looking for an event when none waits allocates
+     * nothing: an endpoint's polling thread looks for a disconnect every few milliseconds.
+     */
+    private final MemorySegment pollFd = Libc.newPollFd(arena);
+    private final MemorySegment pollState = Errors.callState(arena);
 
     private CmEventChannel(MemorySegment raw) {
         super(raw, CmStructs.RDMA_EVENT_CHANNEL, "event channel");
@@ -105,7 +112,7 @@ public final class CmEventChannel extends CmObject {
      * @return the event, or null when none came in time
      */
     public RawCmEvent getEvent(int timeoutMillis) {
-        if (!Libc.pollIn(fd, timeoutMillis)) {
+        if (!Libc.pollIn(fd, timeoutMillis, pollFd, pollState)) {
             return null;
         }
         try (Arena arena = Arena.ofConfined()) {

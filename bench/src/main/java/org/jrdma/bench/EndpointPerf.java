@@ -1,0 +1,295 @@
+package org.jrdma.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.jrdma.endpoint.EndpointGroup;
+import org.jrdma.endpoint.RdmaEndpoint;
+import org.jrdma.endpoint.RdmaServer;
+import org.jrdma.examples.RunGate;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * The Java side of {@link CmBenchmark}: endpoints ({@code org.jrdma.endpoint}) over rdma_cm,
+ * through their blocking, allocation-free form ({@link RdmaEndpoint#send(MemorySegment)},
+ * {@link RdmaEndpoint#receive(MemorySegment)}), each side one process.
+ *
+ * <p>The server ({@code --server}) accepts, in this order, one echo endpoint in a group of its
+ * own, then for each count of {@code --connections} that many stream endpoints in one group
+ * (sharing a completion queue and polling thread, as {@code ib_send_bw -q} shares one CQ), and
+ * serves each on a platform thread: the echo endpoint sends every message back, a stream
+ * endpoint takes messages and answers a one-byte acknowledgement to each marked last.
+ *
+ * <p>The client makes the same connections, warms up, then makes {@code --runs} timed runs, each
+ * after the go of {@link RunGate}'s protocol (it prints {@code "ready for run K"} and reads a
+ * line), or without {@code --runs} one run at once: the echo round trip ({@code --iters} round trips of {@code --size} bytes, one at a time,
+ * each timed), then for each connection count a stream of {@code --bw-iters} messages of
+ * {@code --bw-size} bytes spread over the connections, one sending thread each, timed from the
+ * start until every connection's last message is acknowledged; and the bytes allocated per
+ * message in those loops by the threads moving messages: the callers
+ * ({@code getCurrentThreadAllocatedBytes}) and the groups' polling threads
+ * ({@code getThreadAllocatedBytes}), both from {@code com.sun.management.ThreadMXBean}.
+ */
+public final class EndpointPerf {
+    private static final Duration WAIT = Duration.ofMinutes(5);
+    private static final byte DATA = 0;
+    private static final byte LAST = 1;
+    /** The JVM's counters of the bytes each thread has allocated. */
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    /** The command line. */
+    private static final class Settings {
+        @Option(names = "--server") boolean server;
+        @Option(names = {"-a", "--address"}) String address = "10.0.0.1";
+        @Option(names = {"-p", "--port"}) int port = 18700;
+        @Option(names = "--size") int size = 64;
+        @Option(names = "--iters") int iters = 5000;
+        @Option(names = "--warmup") int warmup = 20000;
+        @Option(names = "--bw-size") int bwSize = 4096;
+        @Option(names = "--bw-iters") int bwIters = 20000;
+        @Option(names = "--connections", split = ",") List<Integer> connections = List.of(1, 4, 16);
+        /** Timed runs, each after a go; 0 for one run at once. */
+        @Option(names = "--runs") int runs;
+    }
+
+    private EndpointPerf() {
+    }
+
+    /** {@code EndpointPerf --server [-a ADDR] [-p PORT] [--connections 1,4,16]}, or the client with the sizes and counts. */
+    public static void main(String[] args) throws Exception {
+        Settings s = new Settings();
+        new CommandLine(s).parseArgs(args);
+        InetSocketAddress at = new InetSocketAddress(InetAddress.getByName(s.address), s.port);
+        if (s.server) {
+            serve(at, s.connections);
+        } else {
+            client(at, s);
+        }
+    }
+
+    // --- server ------------------------------------------------------------------------------
+
+    private static void serve(InetSocketAddress at, List<Integer> connections) throws Exception {
+        List<AutoCloseable> resources = new ArrayList<>();
+        List<Thread> servers = new ArrayList<>();
+        try (RdmaServer server = RdmaServer.listen(at); Arena arena = Arena.ofShared()) {
+            System.out.println("listening on " + at);
+            RdmaEndpoint echo = server.accept(WAIT);
+            resources.add(echo);
+            servers.add(serving(echo, arena, true));
+            for (int count : connections) {
+                EndpointGroup group = new EndpointGroup(count);
+                resources.add(group);
+                for (int c = 0; c < count; c++) {
+                    servers.add(serving(server.accept(group, WAIT), arena, false));
+                }
+            }
+            for (Thread t : servers) {
+                t.join();
+            }
+        } finally {
+            for (AutoCloseable r : resources.reversed()) {
+                r.close();
+            }
+        }
+        System.out.println("server done");
+    }
+
+    /** A platform thread echoing every message, or acknowledging each marked last, until the peer disconnects. */
+    private static Thread serving(RdmaEndpoint endpoint, Arena arena, boolean echo) {
+        MemorySegment buffer = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
+        MemorySegment ack = arena.allocate(1);
+        return Thread.ofPlatform().start(() -> {
+            try {
+                while (true) {
+                    int length = endpoint.receive(buffer);
+                    if (echo) {
+                        endpoint.send(buffer, length);
+                    } else if (buffer.get(ValueLayout.JAVA_BYTE, 0) == LAST) {
+                        endpoint.send(ack);
+                    }
+                }
+            } catch (ClosedChannelException peerLeft) {
+                // the client is done
+            }
+        });
+    }
+
+    // --- client ------------------------------------------------------------------------------
+
+    private static void client(InetSocketAddress at, Settings s) throws Exception {
+        List<AutoCloseable> resources = new ArrayList<>();
+        try (Arena arena = Arena.ofShared()) {
+            RdmaEndpoint echo = RdmaEndpoint.connect(at, WAIT);
+            resources.add(echo);
+            List<List<RdmaEndpoint>> streams = new ArrayList<>();
+            for (int count : s.connections) {
+                EndpointGroup group = new EndpointGroup(count);
+                resources.add(group);
+                List<RdmaEndpoint> endpoints = new ArrayList<>();
+                for (int c = 0; c < count; c++) {
+                    endpoints.add(RdmaEndpoint.connect(at, group, WAIT));
+                }
+                streams.add(endpoints);
+            }
+            long[] pollers = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("rdma-endpoint-group")).mapToLong(Thread::threadId).toArray();
+            Client client = new Client(arena, echo, pollers);
+            client.echo(s.size, s.warmup, null);
+            for (List<RdmaEndpoint> endpoints : streams) {
+                client.stream(endpoints, s.bwSize, Math.max(s.warmup / 4, endpoints.size()));
+            }
+            BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
+            for (int run = 1; run <= Math.max(1, s.runs); run++) {
+                if (s.runs > 0) {
+                    System.out.println(RunGate.READY + run);
+                    System.out.flush();
+                    if (input.readLine() == null) {
+                        throw new IOException("standard input ended before run " + run);
+                    }
+                }
+                client.resetAllocation();
+                long[] rtt = new long[s.iters];
+                client.echo(s.size, s.iters, rtt);
+                Arrays.sort(rtt);
+                double average = Arrays.stream(rtt).average().orElse(0) / 1e3;
+                System.out.printf("echo: %d bytes, %d round trips, typical %.2f usec, average %.2f usec%n", s.size,
+                        s.iters, rtt[rtt.length / 2] / 1e3, average);
+                for (List<RdmaEndpoint> endpoints : streams) {
+                    long nanos = client.stream(endpoints, s.bwSize, s.bwIters);
+                    long messages = s.bwIters / endpoints.size() * (long) endpoints.size();
+                    double seconds = nanos / 1e9;
+                    System.out.printf("stream %d: %d messages of %d bytes in %.3f s, %.2f MB/s, %.0f msg/s%n",
+                            endpoints.size(), messages, s.bwSize, seconds, messages * s.bwSize / seconds / (1 << 20),
+                            messages / seconds);
+                }
+                System.out.printf("java alloc: %d bytes, %d messages, %.3f bytes/message%n", client.allocated,
+                        client.messages, client.messages == 0 ? 0.0 : (double) client.allocated / client.messages);
+                System.out.flush();
+            }
+        } finally {
+            for (AutoCloseable r : resources.reversed()) {
+                r.close();
+            }
+        }
+    }
+
+    /** The client's loops and the bytes their threads allocate. */
+    private static final class Client {
+        private final MemorySegment out;
+        private final MemorySegment in;
+        private final RdmaEndpoint echo;
+        private final long[] pollers;
+        private final Arena arena;
+        long allocated;
+        long messages;
+
+        Client(Arena arena, RdmaEndpoint echo, long[] pollers) {
+            this.arena = arena;
+            this.out = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
+            this.in = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
+            this.echo = echo;
+            this.pollers = pollers;
+        }
+
+        void resetAllocation() {
+            allocated = 0;
+            messages = 0;
+        }
+
+        private long pollersAllocated() {
+            long sum = 0;
+            for (long id : pollers) {
+                sum += THREADS.getThreadAllocatedBytes(id);
+            }
+            return sum;
+        }
+
+        /** {@code count} round trips of {@code size} bytes; each one's nanoseconds into {@code rtt} when given. */
+        void echo(int size, int count, long[] rtt) throws ClosedChannelException {
+            MemorySegment message = out.asSlice(0, size);
+            long pollersBefore = pollersAllocated();
+            long overhead = -THREADS.getCurrentThreadAllocatedBytes() + THREADS.getCurrentThreadAllocatedBytes();
+            long before = THREADS.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < count; i++) {
+                long start = System.nanoTime();
+                message.set(ValueLayout.JAVA_INT_UNALIGNED, 0, i);
+                echo.send(message);
+                echo.receive(in);
+                if (in.get(ValueLayout.JAVA_INT_UNALIGNED, 0) != i) {
+                    throw new IllegalStateException("echo " + i + " came back as " + in.get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+                }
+                if (rtt != null) {
+                    rtt[i] = System.nanoTime() - start;
+                }
+            }
+            long caller = Math.max(0, THREADS.getCurrentThreadAllocatedBytes() - before - overhead);
+            allocated += caller + pollersAllocated() - pollersBefore;
+            messages += 2L * count;
+        }
+
+        /**
+         * {@code total} messages of {@code size} bytes spread over {@code endpoints}, one sending
+         * thread each; returns the nanoseconds from the start until every last message is acknowledged.
+         */
+        long stream(List<RdmaEndpoint> endpoints, int size, int total) throws InterruptedException {
+            int each = total / endpoints.size();
+            CountDownLatch start = new CountDownLatch(1);
+            long[] callers = new long[endpoints.size()];
+            Throwable[] failures = new Throwable[endpoints.size()];
+            List<Thread> senders = new ArrayList<>();
+            for (int c = 0; c < endpoints.size(); c++) {
+                RdmaEndpoint endpoint = endpoints.get(c);
+                MemorySegment message = arena.allocate(size);
+                MemorySegment ack = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
+                int n = c;
+                senders.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        start.await();
+                        long overhead = -THREADS.getCurrentThreadAllocatedBytes() + THREADS.getCurrentThreadAllocatedBytes();
+                        long before = THREADS.getCurrentThreadAllocatedBytes();
+                        for (int i = 0; i < each; i++) {
+                            message.set(ValueLayout.JAVA_BYTE, 0, i == each - 1 ? LAST : DATA);
+                            endpoint.send(message);
+                        }
+                        endpoint.receive(ack);
+                        callers[n] = Math.max(0, THREADS.getCurrentThreadAllocatedBytes() - before - overhead);
+                    } catch (Throwable e) {
+                        failures[n] = e;
+                    }
+                }));
+            }
+            long pollersBefore = pollersAllocated();
+            long begin = System.nanoTime();
+            start.countDown();
+            for (Thread t : senders) {
+                t.join();
+            }
+            long nanos = System.nanoTime() - begin;
+            long pollersAfter = pollersAllocated();
+            for (Throwable f : failures) {
+                if (f != null) {
+                    throw new IllegalStateException("a stream sender failed", f);
+                }
+            }
+            allocated += Arrays.stream(callers).sum() + pollersAfter - pollersBefore;
+            messages += (long) each * endpoints.size() + endpoints.size();
+            return nanos;
+        }
+    }
+}
