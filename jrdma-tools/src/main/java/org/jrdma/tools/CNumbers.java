@@ -3,10 +3,29 @@ package org.jrdma.tools;
 /**
  * Numbers read as the C tools read their arguments with {@code strtoul(text, NULL, 0)}: leading
  * blanks, a sign, then decimal, octal after {@code 0} or hex after {@code 0x}, as far as the
- * digits go; text without digits is 0, and a minus sign wraps around 2^64.
+ * digits go; text without digits is 0, and a minus sign wraps around 2^64. Also {@code atoi}, for
+ * the few arguments the C tools read with it.
  */
 public final class CNumbers {
     private CNumbers() {
+    }
+
+    /** C's {@code atoi}: blanks, a sign, then decimal digits as far as they go; 0 without any. */
+    public static int atoi(String text) {
+        int i = 0;
+        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
+            i++;
+        }
+        boolean negative = false;
+        if (i < text.length() && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
+            negative = text.charAt(i) == '-';
+            i++;
+        }
+        long value = 0;
+        for (; i < text.length() && text.charAt(i) >= '0' && text.charAt(i) <= '9' && value <= Integer.MAX_VALUE; i++) {
+            value = value * 10 + (text.charAt(i) - '0');
+        }
+        return (int) (negative ? -value : value);
     }
 
     /** The value {@code strtoull(text, NULL, 0)} returns (saturating at 2^64-1, as it does on overflow). */

@@ -5,6 +5,7 @@ import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jrdma.tools.CalledName;
 import org.jrdma.tools.SharedEngines;
 import org.jrdma.tools.json.JsonOutput;
 import picocli.CommandLine.Model.CommandSpec;
@@ -68,17 +69,7 @@ abstract class CompatCommand implements Callable<Integer> {
 
     /** The script's name as {@code basename $0} gives it: the name it was called by. */
     private String prog() {
-        List<String> names = new ArrayList<>(List.of(spec.aliases()));
-        names.add(spec.name());
-        CommandSpec ibtool = spec.parent();
-        if (ibtool != null && ibtool.commandLine().getParseResult() != null) {
-            for (String arg : ibtool.commandLine().getParseResult().originalArgs()) {
-                if (names.contains(arg)) {
-                    return arg;
-                }
-            }
-        }
-        return spec.name();
+        return CalledName.of(spec);
     }
 
     private PrintWriter out() {

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jrdma.tools.CalledName;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.Ibtool;
 import org.jrdma.tools.json.JsonError;
@@ -121,17 +122,7 @@ abstract class ScriptCommand implements Callable<Integer> {
 
     /** The script's name as {@code basename $0} gives it: the name it was called by. */
     final String prog() {
-        List<String> names = new ArrayList<>(List.of(spec.aliases()));
-        names.add(spec.name());
-        CommandSpec ibtool = spec.parent();
-        if (ibtool != null && ibtool.commandLine().getParseResult() != null) {
-            for (String arg : ibtool.commandLine().getParseResult().originalArgs()) {
-                if (names.contains(arg)) {
-                    return arg;
-                }
-            }
-        }
-        return spec.name();
+        return CalledName.of(spec);
     }
 
     final PrintWriter out() {

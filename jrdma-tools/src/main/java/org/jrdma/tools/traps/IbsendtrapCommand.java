@@ -15,6 +15,7 @@ import org.jrdma.mad.MadTimeoutException;
 import org.jrdma.mad.ReceivedMad;
 import org.jrdma.mad.SmpTarget;
 import org.jrdma.tools.DiagError;
+import org.jrdma.tools.CNumbers;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.UsageException;
@@ -74,7 +75,7 @@ public final class IbsendtrapCommand extends PackageFabricCommand {
         Trap trap = operands.isEmpty() ? Trap.NODE_DESC_CHANGE : Trap.named(operands.getFirst())
                 .orElseThrow(() -> new UsageException(null, "unknown trap name \"" + operands.getFirst() + "\"; known: "
                         + String.join(", ", Arrays.stream(Trap.values()).map(t -> t.cName).toList())));
-        int errorPort = operands.size() > 1 ? atoi(operands.get(1)) : DEFAULT_ERROR_PORT;
+        int errorPort = operands.size() > 1 ? CNumbers.atoi(operands.get(1)) : DEFAULT_ERROR_PORT;
         Integer givenSm = smPortLid();
         SmpNodeInfo node;
         SmpPortInfo port;
@@ -117,21 +118,4 @@ public final class IbsendtrapCommand extends PackageFabricCommand {
         return ExitCodes.OK;
     }
 
-    /** C's {@code atoi}: blanks, a sign, then decimal digits as far as they go; 0 without any. */
-    static int atoi(String text) {
-        int i = 0;
-        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
-            i++;
-        }
-        boolean negative = false;
-        if (i < text.length() && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
-            negative = text.charAt(i) == '-';
-            i++;
-        }
-        long value = 0;
-        for (; i < text.length() && text.charAt(i) >= '0' && text.charAt(i) <= '9' && value <= Integer.MAX_VALUE; i++) {
-            value = value * 10 + (text.charAt(i) - '0');
-        }
-        return (int) (negative ? -value : value);
-    }
 }
