@@ -144,6 +144,15 @@ public final class Mad {
         return (method & METHOD_RESP_MASK) != 0;
     }
 
+    /**
+     * True if a MAD of {@code method} answers a request, matched to it by TID (the kernel's
+     * {@code ib_response_mad}): a response, or a TrapRepress, which answers a Trap without the R
+     * bit (IBA 13.4.9).
+     */
+    public static boolean answersRequest(int method) {
+        return isResponse(method) || method == METHOD_TRAP_REPRESS;
+    }
+
     /** True if {@code mgmtClass} lies in one of the two vendor ranges, 0x09-0x0F or 0x30-0x4F. */
     public static boolean isVendorClass(int mgmtClass) {
         checkByte("management class", mgmtClass);

@@ -483,9 +483,9 @@ public final class MadEngine implements AutoCloseable {
                 AsyncExchange async;
                 if (control && (rmppSenders.containsKey(tid) || Rmpp.header(mad).rmppType() == Rmpp.TYPE_ACK)) {
                     deliver(rmppSenders, tid, in);
-                } else if ((isResponse(mad) || in.dropped()) && (async = submitted.get(tid)) != null) {
+                } else if ((Mad.answersRequest(mad[3] & 0xFF) || in.dropped()) && (async = submitted.get(tid)) != null) {
                     answered(async, in);
-                } else if (isResponse(mad) || in.dropped()) {
+                } else if (Mad.answersRequest(mad[3] & 0xFF) || in.dropped()) {
                     if (in.dropped() || pending.containsKey(tid) || !acknowledgedAgain(in, tid)) {
                         deliver(pending, tid, in);
                     }
@@ -501,14 +501,6 @@ public final class MadEngine implements AutoCloseable {
                 stopWaiters();
             }
         }
-    }
-
-    /**
-     * Whether {@code mad} answers a request: its R bit is set, or it is a TrapRepress, the answer
-     * to a Trap (IBA 13.4.9), which has no R bit.
-     */
-    private static boolean isResponse(byte[] mad) {
-        return (mad[3] & Mad.METHOD_RESP_MASK) != 0 || (mad[3] & 0xFF) == Mad.METHOD_TRAP_REPRESS;
     }
 
     /**

@@ -117,8 +117,7 @@ public final class IbsimTransport implements MadTransport {
         }
         ReceivedMad in = received(p);
         MadAddress from = in.from();
-        if (in.dropped() || agents.isEmpty() || Mad.isResponse(p.mad()[3] & 0xFF) || (p.mad()[3] & 0xFF) == Mad.METHOD_TRAP_REPRESS
-                || agents.stream().anyMatch(a -> a.serves(p.mad()))) {
+        if (in.dropped() || agents.isEmpty() || Mad.answersRequest(p.mad()[3] & 0xFF) || agents.stream().anyMatch(a -> a.serves(p.mad()))) {
             return in;
         }
         int method = p.mad()[3] & 0xFF;

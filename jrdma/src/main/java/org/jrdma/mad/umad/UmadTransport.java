@@ -186,7 +186,7 @@ public final class UmadTransport implements MadTransport {
             throw new IllegalArgumentException("a MAD is at least " + MAD_SIZE + " bytes, not " + mad.length);
         }
         int agent = to.agentId() >= 0 ? registeredAgent(to.agentId()) : agentFor(mad);
-        if (isResponse(mad)) {
+        if (Mad.answersRequest(mad[3] & 0xFF)) {
             file.write(agent, 0, mad, address(to));
             return;
         }
@@ -217,7 +217,7 @@ public final class UmadTransport implements MadTransport {
             return null;
         }
         ReceivedMad received = received(p, describe());
-        if (p.status() != 0 || isResponse(p.mad())) {
+        if (p.status() != 0 || Mad.answersRequest(p.mad()[3] & 0xFF)) {
             release(awaitingKey(p.agentId(), p.mad()));
         }
         return received;
@@ -355,12 +355,6 @@ public final class UmadTransport implements MadTransport {
             agents.put(mgmtClass << 8 | classVersion, agent);
             return agent;
         }
-    }
-
-    /** A response in the kernel's sense ({@code ib_response_mad}): R bit set, or TrapRepress. */
-    private static boolean isResponse(byte[] mad) {
-        int method = mad[3] & 0xFF;
-        return Mad.isResponse(method) || method == Mad.METHOD_TRAP_REPRESS;
     }
 
     private static long awaitingKey(int agent, byte[] mad) {
