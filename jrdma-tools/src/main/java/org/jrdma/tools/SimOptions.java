@@ -1,5 +1,7 @@
 package org.jrdma.tools;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.jrdma.mad.sim.IbsimTransport;
 import picocli.CommandLine.Option;
 
@@ -14,6 +16,22 @@ public final class SimOptions {
 
     @Option(names = "--sim-node", paramLabel = "NODE", description = "the simulated node to attach at (default: $SIM_HOST, else ibsim's first node)")
     String simNode;
+
+    /**
+     * These options as words of another ibtool command line ({@code --sim[=SOCKNAME]},
+     * {@code --sim-node NODE}, each only if given), so that a tool a script runs attaches where the
+     * script was told to.
+     */
+    public List<String> forwarded() {
+        List<String> words = new ArrayList<>();
+        if (sim != null) {
+            words.add(sim.isEmpty() ? "--sim" : "--sim=" + sim);
+        }
+        if (simNode != null) {
+            words.addAll(List.of("--sim-node", simNode));
+        }
+        return words;
+    }
 
     /** Whether {@code --sim} was given. */
     boolean requested() {

@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.jrdma.tools.CalledName;
 import org.jrdma.tools.SharedEngines;
+import org.jrdma.tools.SimOptions;
 import org.jrdma.tools.json.JsonOutput;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -26,12 +28,9 @@ abstract class CompatCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--sim", arity = "0..1", paramLabel = "SOCKNAME", fallbackValue = "",
-            description = "attach the tools the script runs to an ibsim simulated fabric (as ibtool's other commands)")
-    String sim;
-
-    @Option(names = "--sim-node", paramLabel = "NODE", description = "the simulated node to attach at")
-    String simNode;
+    /** {@code --sim}/{@code --sim-node}, handed on to the tools the script runs. */
+    @Mixin
+    SimOptions sim;
 
     @Option(names = "--json", description = "the checks' results as a JSON document (README, \"JSON output\")")
     boolean json;
@@ -83,12 +82,7 @@ abstract class CompatCommand implements Callable<Integer> {
     /** Runs {@code ibtool tool toolArgs...} in {@code engines}, attached where this command is. */
     private Tools.Output run(SharedEngines engines, String tool, List<String> toolArgs, PrintWriter toolErr) {
         List<String> line = new ArrayList<>(List.of(tool));
-        if (sim != null) {
-            line.add(sim.isEmpty() ? "--sim" : "--sim=" + sim);
-        }
-        if (simNode != null) {
-            line.addAll(List.of("--sim-node", simNode));
-        }
+        line.addAll(sim.forwarded());
         line.addAll(toolArgs);
         StringWriter text = new StringWriter();
         int status = engines.execute(new PrintWriter(text), toolErr, line.toArray(String[]::new));

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.jrdma.tools.CalledName;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.Ibtool;
+import org.jrdma.tools.SimOptions;
 import org.jrdma.tools.json.JsonError;
 import org.jrdma.tools.json.JsonOption;
 import org.jrdma.tools.json.JsonOutput;
@@ -37,12 +38,9 @@ abstract class ScriptCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--sim", arity = "0..1", paramLabel = "SOCKNAME", fallbackValue = "",
-            description = "attach the tools the script runs to an ibsim simulated fabric (as ibtool's other commands)")
-    String sim;
-
-    @Option(names = "--sim-node", paramLabel = "NODE", description = "the simulated node to attach at")
-    String simNode;
+    /** {@code --sim}/{@code --sim-node}, handed on to the tools the script runs. */
+    @Mixin
+    SimOptions sim;
 
     @Mixin
     JsonOption jsonOption;
@@ -149,12 +147,7 @@ abstract class ScriptCommand implements Callable<Integer> {
 
     private Output run(String tool, List<String> toolArgs, PrintWriter toolErr) {
         List<String> line = new ArrayList<>(List.of(tool));
-        if (sim != null) {
-            line.add(sim.isEmpty() ? "--sim" : "--sim=" + sim);
-        }
-        if (simNode != null) {
-            line.addAll(List.of("--sim-node", simNode));
-        }
+        line.addAll(sim.forwarded());
         line.addAll(toolArgs);
         String[] argv = line.toArray(String[]::new);
         StringWriter text = new StringWriter();
