@@ -10,9 +10,11 @@ import org.jrdma.tools.CmdError;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PathTarget;
+import org.jrdma.tools.PathTargetOptions;
 import org.jrdma.tools.SaRecordPrinter;
 import org.jrdma.tools.UsageException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -37,14 +39,8 @@ public final class SetGuidCommand extends PackageFabricCommand {
     private static final int GUID_INFO_BYTE_OFFSET = 8;
     private static final int GUID_BYTES = 8;
 
-    @Option(names = {"-D", "--Direct"}, description = "the target is a directed route (a bare number N is the route N,)")
-    boolean direct;
-
-    @Option(names = {"-G", "--Guid"}, description = "the target is a port GUID (a bare hex number is read as a GUID)")
-    boolean guid;
-
-    @Option(names = {"-L", "--Lid"}, description = "the target is a LID")
-    boolean lid;
+    @Mixin
+    PathTargetOptions targetKind;
 
     @Parameters(index = "0", paramLabel = "TARGET", description = "the end port: LID, GUID, GID, directed route or IBPath(...) specification")
     String target;
@@ -62,7 +58,7 @@ public final class SetGuidCommand extends PackageFabricCommand {
 
     @Override
     protected int execute() {
-        PathTarget.Kind kind = direct ? PathTarget.Kind.ROUTE : guid ? PathTarget.Kind.GUID : lid ? PathTarget.Kind.LID : PathTarget.Kind.ANY;
+        PathTarget.Kind kind = targetKind.kind();
         PathTarget at = PathTarget.parse(target, kind, 1);
         int slotNumber = slotNumber(slot);
         Guid value;

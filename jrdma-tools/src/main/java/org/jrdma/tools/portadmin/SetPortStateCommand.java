@@ -16,6 +16,7 @@ import org.jrdma.tools.CmdError;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PathTarget;
+import org.jrdma.tools.PathTargetOptions;
 import org.jrdma.tools.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -53,14 +54,8 @@ public final class SetPortStateCommand extends PackageFabricCommand {
     @Option(names = "--init", description = "set the port state to Initialize")
     boolean init;
 
-    @Option(names = {"-D", "--Direct"}, description = "the targets are directed routes (a bare number N is the route N,)")
-    boolean direct;
-
-    @Option(names = {"-G", "--Guid"}, description = "the targets are port GUIDs (bare hex numbers are read as GUIDs)")
-    boolean guid;
-
-    @Option(names = {"-L", "--Lid"}, description = "the targets are LIDs")
-    boolean lid;
+    @Mixin
+    PathTargetOptions targetKind;
 
     @Mixin
     DiscoveryOptions discovery;
@@ -76,7 +71,7 @@ public final class SetPortStateCommand extends PackageFabricCommand {
         }
         List<PathTarget> parsed = new ArrayList<>();
         List<Integer> portNumbers = new ArrayList<>();
-        PathTarget.Kind kind = direct ? PathTarget.Kind.ROUTE : guid ? PathTarget.Kind.GUID : lid ? PathTarget.Kind.LID : PathTarget.Kind.ANY;
+        PathTarget.Kind kind = targetKind.kind();
         for (int i = 0; i < targets.size(); i++) {
             String text = targets.get(i);
             int at = text.indexOf('@');

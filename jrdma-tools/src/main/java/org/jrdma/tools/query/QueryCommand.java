@@ -21,7 +21,9 @@ import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.HelpFooter;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PathTarget;
+import org.jrdma.tools.PathTargetOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -67,14 +69,8 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
     @Option(names = {"-f", "--field"}, paramLabel = "NAME=VALUE", description = "set the given field in the request MAD (repeatable)")
     List<String> fields = new ArrayList<>();
 
-    @Option(names = {"-D", "--Direct"}, description = "the target is a directed route (a bare number N is the route N,)")
-    boolean direct;
-
-    @Option(names = {"-G", "--Guid"}, description = "the target is a port GUID (a bare hex number is read as a GUID)")
-    boolean guid;
-
-    @Option(names = {"-L", "--Lid"}, description = "the target is a LID")
-    boolean lid;
+    @Mixin
+    PathTargetOptions targetKind;
 
     @Parameters(index = "0", paramLabel = "METHOD", description = "SubnGet, PerformanceGet, SubnAdmGet, SubnAdmGetTable, BMGet, CommMgtGet or DevMgtGet")
     String method;
@@ -109,8 +105,7 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
             }
             Request request = request(m);
             PathTarget at = target == null || target.isEmpty() ? null
-                    : PathTarget.parse(target, direct ? PathTarget.Kind.ROUTE : guid ? PathTarget.Kind.GUID
-                            : lid ? PathTarget.Kind.LID : PathTarget.Kind.ANY, 3);
+                    : PathTarget.parse(target, targetKind.kind(), 3);
             List<IbaStruct> answer = send(attribute(request.attribute()), request.componentMask(), at);
             if (jsonRequested()) {
                 return jsonDocument(new Json(method, request.attribute().ibaName(), answer), ExitCodes.OK);
