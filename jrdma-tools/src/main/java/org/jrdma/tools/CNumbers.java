@@ -12,15 +12,8 @@ public final class CNumbers {
 
     /** C's {@code atoi}: blanks, a sign, then decimal digits as far as they go; 0 without any. */
     public static int atoi(String text) {
-        int i = 0;
-        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
-            i++;
-        }
-        boolean negative = false;
-        if (i < text.length() && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
-            negative = text.charAt(i) == '-';
-            i++;
-        }
+        int i = digitsStart(text);
+        boolean negative = i > 0 && text.charAt(i - 1) == '-';
         long value = 0;
         for (; i < text.length() && text.charAt(i) >= '0' && text.charAt(i) <= '9' && value <= Integer.MAX_VALUE; i++) {
             value = value * 10 + (text.charAt(i) - '0');
@@ -30,15 +23,8 @@ public final class CNumbers {
 
     /** The value {@code strtoull(text, NULL, 0)} returns (saturating at 2^64-1, as it does on overflow). */
     public static long strtoul(String text) {
-        int i = 0;
-        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
-            i++;
-        }
-        boolean negative = false;
-        if (i < text.length() && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
-            negative = text.charAt(i) == '-';
-            i++;
-        }
+        int i = digitsStart(text);
+        boolean negative = i > 0 && text.charAt(i - 1) == '-';
         int base = 10;
         if (text.startsWith("0x", i) || text.startsWith("0X", i)) {
             if (i + 2 < text.length() && Character.digit(text.charAt(i + 2), 16) >= 0) {
@@ -70,5 +56,17 @@ public final class CNumbers {
         }
         int base = t.startsWith("0") ? 8 : 10;
         return !t.isEmpty() && t.chars().allMatch(c -> Character.digit(c, base) >= 0) && text.equals(text.stripTrailing());
+    }
+
+    /** Where a number's digits start in {@code text}, after C's leading blanks and an optional sign. */
+    private static int digitsStart(String text) {
+        int i = 0;
+        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
+            i++;
+        }
+        if (i < text.length() && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
+            i++;
+        }
+        return i;
     }
 }
