@@ -31,7 +31,10 @@ import org.jrdma.testkit.fabric.Topology;
  * 64 spines and 128 leaves of 64 HCAs each (8,192 HCAs and 192 switches, 8,384 nodes), then the
  * 2,144-node one and the bundled 14-node one, and each tool runs under {@code /usr/bin/time}, which
  * reports the child's user and system CPU and maximum resident set from {@code wait4}'s rusage:
- * the benchmark prints wall, CPU and max RSS medians of each tool and their ratios.
+ * the benchmark prints wall, CPU and max RSS medians of each tool and their ratios. ibtool runs
+ * twice a round: on ibsim's socket ({@code --sim}, as in the other figures) and, without
+ * {@code --sim}, on the kernel umad path that libumad2sim emulates for the process, the way the C
+ * tool reaches ibsim, so that the two tools also compete on the same transport.
  *
  * <p>Usage: {@code DiscoveryComparison [--scale] [--aot-cache FILE] <java> <java options...> -jar ibtool.jar};
  * run through {@code bin/bench-discovery}.
@@ -124,6 +127,18 @@ public final class DiscoveryComparison {
         double cpuSeconds() {
             return userSeconds + systemSeconds;
         }
+
+        double cpuMillis() {
+            return cpuSeconds() * 1e3;
+        }
+
+        double wallMillis() {
+            return wallNanos / 1e6;
+        }
+
+        double rssMb() {
+            return maxRssKb / 1024.0;
+        }
     }
 
     private static void compareResources(Topology topology, int rounds, List<String> ibtool, String aotCache) {
@@ -131,37 +146,43 @@ public final class DiscoveryComparison {
                 topology.nodes().size(), topology.nodes(Topology.NodeType.SWITCH).size());
         try (Fabric fabric = Fabric.start(topology, Fabric.Options.defaults().withSubnetManager(false))) {
             List<String> c = List.of("ibnetdiscover");
-            List<String> j = AotTraining.discover(ibtool, fabric);
-            if (aotCache != null) {
-                j = AotTraining.withJvmOption(j, "-XX:AOTCache=" + aotCache);
-            }
-            String cOut = run(fabric, c, null);
-            String jOut = run(fabric, j, null);
-            if (!withoutDate(cOut).equals(withoutDate(jOut))) {
-                throw new IllegalStateException("ibtool ibnetdiscover and ibnetdiscover disagree on this fabric");
+            List<String> started = aotCache == null ? ibtool : AotTraining.withJvmOption(ibtool, "-XX:AOTCache=" + aotCache);
+            List<String> sim = AotTraining.discover(started, fabric);
+            List<String> umad = new ArrayList<>(started);
+            umad.add("ibnetdiscover");
+            List<List<String>> tools = List.of(c, sim, umad);
+            String cOut = withoutDate(run(fabric, c, null));
+            for (List<String> tool : tools.subList(1, tools.size())) {
+                if (!cOut.equals(withoutDate(run(fabric, tool, null)))) {
+                    throw new IllegalStateException(String.join(" ", tool) + " and ibnetdiscover disagree on this fabric");
+                }
             }
             System.out.printf("outputs identical (%d lines); %d rounds, each tool once per round, alternating%n",
                     cOut.lines().count(), rounds);
-            List<Usage> cUse = new ArrayList<>();
-            List<Usage> jUse = new ArrayList<>();
+            List<List<Usage>> uses = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
             for (int r = 0; r < rounds; r++) {
-                cUse.add(measured(fabric, c));
-                jUse.add(measured(fabric, j));
+                for (int t = 0; t < tools.size(); t++) {
+                    uses.get(t).add(measured(fabric, tools.get(t)));
+                }
             }
-            double cWall = medianOf(cUse, u -> u.wallNanos() / 1e6);
-            double jWall = medianOf(jUse, u -> u.wallNanos() / 1e6);
-            double cCpu = medianOf(cUse, u -> u.cpuSeconds() * 1e3);
-            double jCpu = medianOf(jUse, u -> u.cpuSeconds() * 1e3);
-            double cRss = medianOf(cUse, u -> u.maxRssKb() / 1024.0);
-            double jRss = medianOf(jUse, u -> u.maxRssKb() / 1024.0);
+            List<String> names = List.of("C ibnetdiscover", "ibtool ibnetdiscover", "ibtool, umad (umad2sim)");
             System.out.printf("%-24s %12s %22s %12s%n", "medians", "wall ms", "CPU ms (user + sys)", "max RSS MB");
-            System.out.printf("%-24s %12.1f %8.0f (%4.0f + %4.0f) %12.1f%n", "C ibnetdiscover", cWall, cCpu,
-                    medianOf(cUse, u -> u.userSeconds() * 1e3), medianOf(cUse, u -> u.systemSeconds() * 1e3), cRss);
-            System.out.printf("%-24s %12.1f %8.0f (%4.0f + %4.0f) %12.1f%n", "ibtool ibnetdiscover", jWall, jCpu,
-                    medianOf(jUse, u -> u.userSeconds() * 1e3), medianOf(jUse, u -> u.systemSeconds() * 1e3), jRss);
-            System.out.printf("%-24s %12.2f %22s %12.2f%n", "ratio ibtool/C", jWall / cWall,
-                    cCpu > 0 ? String.format("%.2f", jCpu / cCpu) : "(C below 10 ms)", jRss / cRss);
-            System.out.printf("ibtool wall per round (ms): %s; C: %s%n", walls(jUse), walls(cUse));
+            for (int t = 0; t < tools.size(); t++) {
+                List<Usage> u = uses.get(t);
+                System.out.printf("%-24s %12.1f %8.0f (%4.0f + %4.0f) %12.1f%n", names.get(t), medianOf(u, Usage::wallMillis),
+                        medianOf(u, Usage::cpuMillis), medianOf(u, x -> x.userSeconds() * 1e3),
+                        medianOf(u, x -> x.systemSeconds() * 1e3), medianOf(u, Usage::rssMb));
+            }
+            List<Usage> cUse = uses.getFirst();
+            double cCpu = medianOf(cUse, Usage::cpuMillis);
+            for (int t = 1; t < tools.size(); t++) {
+                List<Usage> u = uses.get(t);
+                System.out.printf("%-24s %12.2f %22s %12.2f%n", "ratio " + (t == 1 ? "ibtool" : "umad") + "/C",
+                        medianOf(u, Usage::wallMillis) / medianOf(cUse, Usage::wallMillis),
+                        cCpu > 0 ? String.format("%.2f", medianOf(u, Usage::cpuMillis) / cCpu) : "(C below 10 ms)",
+                        medianOf(u, Usage::rssMb) / medianOf(cUse, Usage::rssMb));
+            }
+            System.out.printf("wall per round (ms): ibtool %s; umad %s; C %s%n", walls(uses.get(1)), walls(uses.get(2)), walls(cUse));
         }
     }
 
