@@ -32,7 +32,9 @@ public final class SimulatedFabricExtension implements ParameterResolver {
         ExtensionContext owner = owningContext(context);
         SimulatedFabric spec = annotation(owner).orElseThrow();
         Peers.require(Fabric.isAvailable(), Fabric.unavailabilityCause().orElse(""));
-        return owner.getStore(NAMESPACE).getOrComputeIfAbsent(Startup.class, key -> Startup.attempt(spec), Startup.class)
+        // A store also answers with what its parents hold, so the key names the owning context:
+        // keyed by the type alone, a method with its own annotation got its class's fabric.
+        return owner.getStore(NAMESPACE).getOrComputeIfAbsent(owner.getUniqueId(), key -> Startup.attempt(spec), Startup.class)
                 .fabricOrThrow();
     }
 

@@ -1,6 +1,7 @@
 package org.jrdma.testkit.junit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -68,6 +69,18 @@ class SimulatedFabricTest {
         // Each switch shows both inter-switch links, and OpenSM has given every switch a LID.
         assertEquals(4, count(out, "(?m)^\\[[78]]\\t\"S-0002c90300000a0[12]\"\\[[78]]"), out);
         assertEquals(0, count(out, "# \"sw[12]\" base port 0 lid 0 "), out);
+    }
+
+    /**
+     * A method's own annotation wins over its class's: this method gets a fabric of its own, with
+     * the method's topology and no subnet manager, not the class's two-switch fabric with OpenSM.
+     */
+    @Test
+    @SimulatedFabric(topology = "single-switch", subnetManager = false)
+    void aMethodAnnotationGivesTheMethodItsOwnFabric(Fabric fabric) {
+        assertEquals(Topology.load("single-switch").nodes().size(), fabric.topology().nodes().size());
+        assertFalse(fabric.hasSubnetManager());
+        assertEquals("0", field(fabric.run("smpquery", "-D", "portinfo", "0", "0").orThrow().stdout(), "Lid"));
     }
 
     @Test
