@@ -35,6 +35,12 @@ public final class UmadFile implements AutoCloseable {
     static final int OPEN_FLAGS = 02 | 04000 | 02000000;
     /** {@code ENOSPC}: the read buffer is smaller than an RMPP-reassembled MAD. */
     static final int ENOSPC = 28;
+
+    /**
+     * The largest read buffer an RMPP-reassembled MAD may make this file allocate: 64 MiB, about
+     * 900,000 72-byte SA records, far beyond any subnet's table.
+     */
+    static final long MAX_READ_SIZE = 64L << 20;
     /** {@code ETIMEDOUT}, the status of a sent request the kernel saw no response to. */
     static final int ETIMEDOUT = 110;
     /** The header before every MAD once {@link #enablePkeyIndex()} ran. */
@@ -205,11 +211,7 @@ public final class UmadFile implements AutoCloseable {
                 } catch (SysException e) {
                     if (e.errno() == ENOSPC) {
                         long needed = Integer.toUnsignedLong((int) IbUserMad.LENGTH.get(b, 0L));
-                        if (needed <= b.byteSize()) {
-                            throw new RdmaException("umad read of " + device + " failed with ENOSPC into "
-                                    + b.byteSize() + " bytes, yet the MAD needs " + needed, e);
-                        }
-                        receiveBuffer.ensure(needed);
+                        receiveBuffer.ensure(grownReadSize(device.toString(), needed, b.byteSize(), e));
                         continue;
                     }
                     throw e;
@@ -222,6 +224,30 @@ public final class UmadFile implements AutoCloseable {
         } finally {
             receiveLock.unlock();
         }
+    }
+
+    /**
+     * The read buffer's next size after an {@code ENOSPC}: the header's {@code length} word, which
+     * the kernel sets to what the reassembled MAD needs. A length no larger than the buffer, or
+     * beyond {@link #MAX_READ_SIZE}, is refused rather than trusted.
+     *
+     * @param device what the message names
+     * @param needed the header's length word, unsigned
+     * @param have   the buffer's size now
+     * @param cause  the read's failure
+     * @return {@code needed}
+     * @throws RdmaException if {@code needed} is not a size to grow to
+     */
+    static long grownReadSize(String device, long needed, long have, SysException cause) {
+        if (needed <= have) {
+            throw new RdmaException("umad read of " + device + " failed with ENOSPC into "
+                    + have + " bytes, yet the MAD needs " + needed, cause);
+        }
+        if (needed > MAX_READ_SIZE) {
+            throw new RdmaException("umad read of " + device + " failed with ENOSPC: the MAD claims " + needed
+                    + " bytes, more than the " + MAX_READ_SIZE + " a reassembled RMPP MAD is allowed", cause);
+        }
+        return needed;
     }
 
     /**
