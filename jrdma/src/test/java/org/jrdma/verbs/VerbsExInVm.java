@@ -18,6 +18,7 @@ import org.jrdma.SysException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;
 import org.jrdma.testkit.vm.VmChecks;
+import org.jrdma.verbs.ffi.IbvXrcd;
 
 /**
  * The extended-verbs checks that need a real device, run by {@code VerbsExInVmTest} inside the
@@ -264,6 +265,20 @@ public final class VerbsExInVm {
         throw new AssertionError(key + " worked in Java, C got errno " + errno);
     }
 
+    /** A downcall below the API fails with C's errno (as a plain {@link SysException}: the API translates it). */
+    private void downcallFailedAsC(String key, VmChecks.Check action) throws Exception {
+        int errno = Integer.parseInt(c.get(key));
+        require(errno != 0, "C did not fail " + key);
+        try {
+            action.run();
+        } catch (SysException e) {
+            equal(errno, e.errno(), "errno of " + e.getMessage());
+            System.out.println("  " + e.getMessage());
+            return;
+        }
+        throw new AssertionError(key + " worked in Java, C got errno " + errno);
+    }
+
     /** The two rules of C's, made of the same specifications, on the same UD QP. */
     private void flowSpecs() throws Exception {
         FlowSpec.Eth ipv4Frames = new FlowSpec.Eth(new FlowSpec.EthFilter(0, 0, 0x0800, 0),
@@ -324,8 +339,8 @@ public final class VerbsExInVm {
      */
     private void xrcWithoutDomain() throws Exception {
         refusedAsC("open_xrcd_no_create", () -> ctx.xrcd(-1, 0));
-        failedAsC("qp_ex_xrc_recv", () -> org.jrdma.verbs.ffi.IbvXrcd.createTargetQp(ctx.handle(), null).close());
-        failedAsC("open_qp", () -> org.jrdma.verbs.ffi.IbvXrcd.openQp(ctx.handle(), null, udA.qp().qpNum()).close());
+        downcallFailedAsC("qp_ex_xrc_recv", () -> IbvXrcd.createTargetQp(ctx.handle(), null).close());
+        downcallFailedAsC("open_qp", () -> IbvXrcd.openQp(ctx.handle(), null, udA.qp().qpNum()).close());
         qpA.start().wrId(95).send();
         try {
             expect(UnsupportedVerbException.class, () -> qpA.xrcSrqn(1), "wr_set_xrc_srqn on rxe");

@@ -96,8 +96,9 @@ public final class IbvMr extends NativeObject {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             MemorySegment addr = memory == null ? MemorySegment.NULL : memory;
-            int rc = (int) REREG_MR.invokeExact(state, ptr, flags, pd == null ? MemorySegment.NULL : pd.ptr, addr,
-                    memory == null ? 0L : memory.byteSize(), access);
+            MemorySegment newPd = pd == null ? MemorySegment.NULL : pd.ptr;
+            int rc = (int) REREG_MR.invokeExact(state, ptr, flags, newPd, addr, memory == null ? 0L : memory.byteSize(),
+                    access);
             if (rc != 0) {
                 throw new SysException("ibv_rereg_mr", Errors.errno(state), null, " (ibv_rereg_mr_err_code " + rc + ")");
             }
