@@ -366,8 +366,9 @@ public final class VerbsExInVm {
 
     private void reregAsC(String key, int flags, Pd newPd, MemorySegment memory, int access) throws Exception {
         SysException e = failedAsC(key, () -> mrA.rereg(flags, newPd, memory, access));
-        require(e.getMessage().contains("ibv_rereg_mr_err_code " + c.get(key + "_rc") + ")"),
-                "C's code " + c.get(key + "_rc") + " in " + e.getMessage());
+        String libibverbs = e instanceof UnsupportedVerbException ? e.getCause().getMessage() : e.getMessage();
+        require(libibverbs.contains("ibv_rereg_mr_err_code " + c.get(key + "_rc") + ")"),
+                "C's code " + c.get(key + "_rc") + " in " + libibverbs);
     }
 
     private void gidTable() {
