@@ -18,6 +18,18 @@ final class Args {
     }
 
     /**
+     * {@code value} when it fits in {@code bits} (below 64) unsigned bits.
+     *
+     * @throws IllegalArgumentException otherwise, naming {@code field}
+     */
+    static long unsigned(String field, long value, int bits) {
+        if (value < 0 || value >= 1L << bits) {
+            throw new IllegalArgumentException(field + " must be 0 to " + ((1L << bits) - 1) + ", not " + value);
+        }
+        return value;
+    }
+
+    /**
      * {@code value} when it is not negative.
      *
      * @throws IllegalArgumentException otherwise, naming {@code field}

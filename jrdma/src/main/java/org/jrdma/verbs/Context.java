@@ -32,6 +32,11 @@ import org.jrdma.verbs.ffi.IbvContextEx;
  * }</pre>
  */
 public final class Context extends Resource {
+    /** {@code O_CREAT} of {@code open(2)}: {@link #xrcd(int, int)} makes the file's domain when it has none. */
+    public static final int O_CREAT = 0100;
+    /** {@code O_EXCL} of {@code open(2)}: with {@code O_CREAT}, {@link #xrcd(int, int)} fails if the file has a domain. */
+    public static final int O_EXCL = 0200;
+
     private final IbvContext handle;
     private final String deviceName;
     /** Replaced by a port event's fresh state ({@link #handleAsyncEvent}). */
@@ -199,15 +204,29 @@ public final class Context extends Resource {
     }
 
     /**
-     * A new XRC domain of its own ({@code ibv_open_xrcd}, no file).
+     * A new XRC domain of its own ({@code ibv_open_xrcd}, {@code fd} -1, {@code O_CREAT}).
      *
      * @throws UnsupportedVerbException if the device has no XRC ({@code IBV_DEVICE_XRC})
      */
     public Xrcd xrcd() {
+        return xrcd(-1, O_CREAT);
+    }
+
+    /**
+     * The XRC domain of the file open as {@code fd} ({@code ibv_open_xrcd}), which other processes
+     * opening the same file share, or a domain of its own when {@code fd} is -1; {@code oflags} of
+     * {@code open(2)} ({@link #O_CREAT}, {@link #O_EXCL}).
+     *
+     * @throws UnsupportedVerbException if the device has no XRC ({@code IBV_DEVICE_XRC})
+     */
+    public Xrcd xrcd(int fd, int oflags) {
+        if (fd < -1) {
+            throw new IllegalArgumentException("an XRC domain's file descriptor is -1 or one open, not " + fd);
+        }
         checkOpen();
         UnsupportedVerbException.require(queryDeviceEx().has(DeviceAttrEx.XRC) || IbvContextEx.op(handle, "open_xrcd") != null,
                 "ibv_open_xrcd", "IBV_DEVICE_XRC");
-        return Xrcd.open(this);
+        return Xrcd.open(this, fd, oflags);
     }
 
     /**

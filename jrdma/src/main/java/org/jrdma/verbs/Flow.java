@@ -1,5 +1,6 @@
 package org.jrdma.verbs;
 
+import java.util.List;
 import org.jrdma.SysException;
 import org.jrdma.verbs.ffi.IbvFlow;
 
@@ -27,17 +28,37 @@ public final class Flow extends Resource {
         this.handle = handle;
     }
 
-    /** {@code ibv_create_flow} of a rule without specifications, registered as a dependent of {@code qp}. */
-    static Flow create(Qp qp, int type, int priority, int port, int flags) {
+    /** {@code ibv_create_flow} of a rule with {@code specs} (none or more), registered as a dependent of {@code qp}. */
+    static Flow create(Qp qp, int type, int priority, int port, int flags, List<IbvFlow.Spec> specs) {
         IbvFlow handle;
         try {
-            handle = IbvFlow.create(qp.handle(), qp.pd().context().handle(), type, priority, port, flags);
+            handle = IbvFlow.create(qp.handle(), qp.pd().context().handle(), type, priority, port, flags, specs);
         } catch (SysException e) {
             throw UnsupportedVerbException.translate(e, "ibv_create_flow (flow steering)");
         }
         Flow flow = new Flow(qp, handle);
         flow.register(qp);
         return flow;
+    }
+
+    /** {@code spec} as libibverbs takes it. */
+    static IbvFlow.Spec toIbv(FlowSpec spec) {
+        return switch (spec) {
+            case FlowSpec.Eth eth -> IbvFlow.Spec.filter(type(IbvFlow.SPEC_ETH, eth.inner()), eth.val().bytes(),
+                    eth.mask().bytes());
+            case FlowSpec.Ipv4 ip -> IbvFlow.Spec.filter(type(IbvFlow.SPEC_IPV4, ip.inner()), ip.val().bytes(),
+                    ip.mask().bytes());
+            case FlowSpec.Ipv6 ip -> IbvFlow.Spec.filter(type(IbvFlow.SPEC_IPV6, ip.inner()), ip.val().bytes(),
+                    ip.mask().bytes());
+            case FlowSpec.TcpUdp l4 -> IbvFlow.Spec.filter(type(l4.udp() ? IbvFlow.SPEC_UDP : IbvFlow.SPEC_TCP,
+                    l4.inner()), l4.val().bytes(), l4.mask().bytes());
+            case FlowSpec.Tag tag -> IbvFlow.Spec.tag(tag.tagId());
+            case FlowSpec.Drop drop -> IbvFlow.Spec.drop();
+        };
+    }
+
+    private static int type(int type, boolean inner) {
+        return inner ? type | IbvFlow.SPEC_INNER : type;
     }
 
     /** The queue pair the rule steers to. */

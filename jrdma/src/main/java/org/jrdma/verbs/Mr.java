@@ -13,13 +13,21 @@ import org.jrdma.verbs.ffi.IbvMrEx;
  * {@link #sge()} makes scatter/gather elements over it.
  */
 public final class Mr extends Resource {
-    private final Pd pd;
+    /** {@code IBV_REREG_MR_CHANGE_TRANSLATION}: {@link #rereg} registers other memory. */
+    public static final int REREG_CHANGE_TRANSLATION = 1;
+    /** {@code IBV_REREG_MR_CHANGE_PD}: {@link #rereg} moves the region to another protection domain. */
+    public static final int REREG_CHANGE_PD = 1 << 1;
+    /** {@code IBV_REREG_MR_CHANGE_ACCESS}: {@link #rereg} gives the region new access rights. */
+    public static final int REREG_CHANGE_ACCESS = 1 << 2;
+
     private final IbvMr handle;
+    /** Changed only by {@link #rereg}, as the fields below. */
+    private volatile Pd pd;
     /** The memory of this process registered, or {@link MemorySegment#NULL} for a dma-buf or an imported region. */
-    private final MemorySegment memory;
+    private volatile MemorySegment memory;
     /** Where the device sees the region: its address, or the I/O virtual address of {@code ibv_reg_mr_iova}. */
-    private final long iova;
-    private final long length;
+    private volatile long iova;
+    private volatile long length;
 
     private Mr(Pd pd, IbvMr handle, MemorySegment memory) {
         this(pd, handle, memory, memory.address(), memory.byteSize());
@@ -144,14 +152,69 @@ public final class Mr extends Resource {
      * @throws UnsupportedVerbException if the provider cannot re-register
      */
     public void reregAccess(int access) {
+        rereg(REREG_CHANGE_ACCESS, null, null, access);
+    }
+
+    /**
+     * Re-registers the region ({@code ibv_rereg_mr}) as {@code flags} says, the others kept:
+     * {@link #REREG_CHANGE_TRANSLATION} registers {@code memory} instead (native memory of this
+     * process; {@link #memory()}, {@link #addr()} and {@link #length()} then follow it),
+     * {@link #REREG_CHANGE_PD} moves the region into {@code pd} (of the same context; the region
+     * then closes with it rather than with the old one), {@link #REREG_CHANGE_ACCESS} gives it
+     * {@code access}. Arguments a flag does not ask for are ignored (give null). New keys follow
+     * ({@link #lkey()}, {@link #rkey()}). No work request may use the region meanwhile. What
+     * libibverbs refuses itself (unknown flags, empty memory, access rights without
+     * {@code REREG_CHANGE_ACCESS}) fails as in C, {@code EINVAL} with the code
+     * {@code IBV_REREG_MR_ERR_INPUT} in the message.
+     *
+     * @throws IllegalArgumentException if {@code memory} is not native, {@code pd} belongs to another
+     *                                  context, or {@code access} has unknown flags
+     * @throws NullPointerException     if a flag's argument is null
+     * @throws IllegalStateException    if the region or {@code pd} is closed
+     * @throws UnsupportedVerbException if the provider cannot re-register
+     * @throws SysException             what libibverbs or the kernel reports otherwise
+     */
+    public void rereg(int flags, Pd pd, MemorySegment memory, int access) {
         if ((access & ~Access.ALL) != 0) {
             throw new IllegalArgumentException(String.format("unknown access flags 0x%x", access & ~Access.ALL));
         }
+        Pd newPd = (flags & REREG_CHANGE_PD) != 0 ? Objects.requireNonNull(pd, "pd") : null;
+        MemorySegment newMemory = (flags & REREG_CHANGE_TRANSLATION) != 0 ? Objects.requireNonNull(memory, "memory")
+                : null;
+        if (newMemory != null && !newMemory.isNative()) {
+            throw new IllegalArgumentException("a memory region must be native memory, not " + newMemory);
+        }
         checkOpen();
+        Pd oldPd = this.pd;
+        boolean moves = newPd != null && newPd != oldPd;
+        if (moves) {
+            newPd.checkOpen();
+            if (newPd.context() != oldPd.context()) {
+                throw new IllegalArgumentException(newPd + " belongs to another context than " + this);
+            }
+            addOwner(newPd);
+        }
         try {
-            handle.reregAccess(access);
+            handle.rereg(flags, newPd == null ? null : newPd.handle(), newMemory, access);
         } catch (SysException e) {
+            if (moves) {
+                dropOwner(newPd);
+            }
             throw UnsupportedVerbException.translate(e, "ibv_rereg_mr (re-registration)");
+        } catch (RuntimeException e) {
+            if (moves) {
+                dropOwner(newPd);
+            }
+            throw e;
+        }
+        if (moves) {
+            this.pd = newPd;
+            dropOwner(oldPd);
+        }
+        if (newMemory != null) {
+            this.memory = newMemory;
+            this.iova = newMemory.address();
+            this.length = newMemory.byteSize();
         }
     }
 

@@ -13,6 +13,7 @@ import org.jrdma.path.IBPath;
 import org.jrdma.SysException;
 import org.jrdma.verbs.ffi.IbvMrEx;
 import org.jrdma.verbs.ffi.IbvPd;
+import org.jrdma.verbs.ffi.IbvSrq;
 
 /**
  * A protection domain, {@code struct ibv_pd} ({@code ibv_alloc_pd}; IBA 10.2.3): the memory
@@ -265,6 +266,44 @@ public final class Pd extends Resource {
         Objects.requireNonNull(attr, "attr");
         checkOpen();
         return Srq.create(this, attr);
+    }
+
+    /**
+     * A new basic shared receive queue made by the provider's {@code ibv_create_srq_ex} with
+     * {@code IBV_SRQ_INIT_ATTR_CQ} ({@code IBV_SRQT_BASIC}, {@code cq} of this domain's context).
+     *
+     * @throws UnsupportedVerbException if the provider has no {@code create_srq_ex}
+     */
+    public Srq srq(SrqAttr attr, Cq cq) {
+        Objects.requireNonNull(attr, "attr");
+        checkCq(cq);
+        checkOpen();
+        return Srq.createEx(this, IbvSrq.SRQT_BASIC, cq, null, 0, attr);
+    }
+
+    /**
+     * A new tag-matching shared receive queue ({@code ibv_create_srq_ex} of {@code IBV_SRQT_TM},
+     * with {@code cq} and {@code tm_cap.max_num_tags} {@code maxNumTags}, at least 1).
+     *
+     * @throws UnsupportedVerbException if the device has no tag matching
+     */
+    public Srq srqTagMatching(SrqAttr attr, Cq cq, int maxNumTags) {
+        Objects.requireNonNull(attr, "attr");
+        checkCq(cq);
+        if (maxNumTags < 1) {
+            throw new IllegalArgumentException("a tag-matching SRQ has at least 1 tag, not " + maxNumTags);
+        }
+        checkOpen();
+        return Srq.createEx(this, IbvSrq.SRQT_TM, cq, null, maxNumTags, attr);
+    }
+
+    /** Checks that {@code cq} is open and of this domain's context, as {@code ibv_create_srq_ex} requires. */
+    void checkCq(Cq cq) {
+        Objects.requireNonNull(cq, "cq");
+        cq.checkOpen();
+        if (cq.context() != context()) {
+            throw new IllegalArgumentException(cq + " belongs to another context than " + this);
+        }
     }
 
     /** A new address handle ({@code ibv_create_ah}) for UD sends to {@code attr}; not cached. */

@@ -1,5 +1,6 @@
 package org.jrdma.verbs;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -7,6 +8,7 @@ import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;
 import org.jrdma.path.IBPath;
+import org.jrdma.verbs.ffi.IbvFlow;
 import org.jrdma.verbs.ffi.IbvQp;
 import org.jrdma.verbs.ffi.RecvWrs;
 
@@ -500,7 +502,30 @@ public final class Qp extends Resource implements RecvQueue {
     public Flow flow(int type, int priority, int port, int flags) {
         checkOpen();
         return Flow.create(this, Args.unsigned("type", type, 32), Args.unsigned("priority", priority, 16),
-                Args.unsigned("port", port, 8), flags);
+                Args.unsigned("port", port, 8), flags, List.of());
+    }
+
+    /**
+     * A rule steering the packets {@code specs} match on port {@code port} to this queue pair
+     * ({@code ibv_create_flow} of type {@link Flow#NORMAL} with specifications: the filters, e.g.
+     * {@link FlowSpec.Eth} then {@link FlowSpec.Ipv4} then {@link FlowSpec.TcpUdp}, and actions,
+     * {@link FlowSpec.Tag}, {@link FlowSpec.Drop}); closed with it.
+     *
+     * @throws IllegalArgumentException if there are no specifications or more than 255
+     * @throws UnsupportedVerbException if the device has no flow steering
+     */
+    public Flow flow(int priority, int port, int flags, FlowSpec... specs) {
+        if (specs.length == 0 || specs.length > 255) {
+            throw new IllegalArgumentException("a rule of type NORMAL has 1 to 255 specifications, not " + specs.length);
+        }
+        List<IbvFlow.Spec> ibv = new ArrayList<>(specs.length);
+        for (FlowSpec spec : specs) {
+            ibv.add(Flow.toIbv(Objects.requireNonNull(spec, "spec")));
+        }
+        Args.unsigned("priority", priority, 16);
+        Args.unsigned("port", port, 8);
+        checkOpen();
+        return Flow.create(this, Flow.NORMAL, priority, port, flags, ibv);
     }
 
     /** The native object, for the extended verbs ({@link QpEx}, {@link Mw}). */

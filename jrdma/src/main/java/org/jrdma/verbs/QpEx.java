@@ -253,10 +253,20 @@ public final class QpEx implements AutoCloseable {
         return this;
     }
 
-    /** The remote XRC SRQ number of the request ({@code ibv_wr_set_xrc_srqn}). */
+    /**
+     * The remote XRC SRQ number of the request ({@code ibv_wr_set_xrc_srqn}), for an XRC initiator
+     * ({@link QpType#XRC_SEND}).
+     *
+     * @throws UnsupportedVerbException if the provider has no {@code wr_set_xrc_srqn} for this QP
+     *                                  (rxe has none: C would call a null pointer)
+     */
     public QpEx xrcSrqn(int remoteSrqn) {
         open();
-        handle.setXrcSrqn(remoteSrqn);
+        try {
+            handle.setXrcSrqn(Args.unsigned("remote_srqn", remoteSrqn, 24));
+        } catch (SysException e) {
+            throw UnsupportedVerbException.translate(e, "ibv_wr_set_xrc_srqn (XRC)");
+        }
         return this;
     }
 

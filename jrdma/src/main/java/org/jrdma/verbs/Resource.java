@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.jrdma.SysException;
 import org.jrdma.verbs.ffi.NativeObject;
 
@@ -15,7 +16,7 @@ import org.jrdma.verbs.ffi.NativeObject;
  * idempotent; using a closed object throws {@link IllegalStateException}.
  */
 abstract sealed class Resource implements AutoCloseable permits Context, Pd, Mr, CompChannel, Cq, Qp, Srq, Ah, Mw, Xrcd, Td,
-        Flow {
+        Flow, XrcTargetQp {
     /** Guards {@link #dependents} and {@link #accepting}; never held while calling out. */
     private final Object lock = new Object();
     private final Set<Resource> dependents = new LinkedHashSet<>();
@@ -67,6 +68,25 @@ abstract sealed class Resource implements AutoCloseable permits Context, Pd, Mr,
             done.add(owner);
         }
         this.owners = List.copyOf(done);
+    }
+
+    /**
+     * Makes this object depend on {@code owner} too, as {@link #register} does: for an object that
+     * moves to another owner ({@code ibv_rereg_mr} into another domain), before the move.
+     *
+     * @throws IllegalStateException if {@code owner} is closed
+     */
+    final synchronized void addOwner(Resource owner) {
+        if (!owner.adopt(this)) {
+            throw new IllegalStateException(owner.describe() + " is closed");
+        }
+        owners = Stream.concat(owners.stream(), Stream.of(owner)).toList();
+    }
+
+    /** Ends this object's dependence on {@code owner}: after a move, or when it failed. */
+    final synchronized void dropOwner(Resource owner) {
+        owner.forget(this);
+        owners = owners.stream().filter(o -> o != owner).toList();
     }
 
     private boolean adopt(Resource dependent) {

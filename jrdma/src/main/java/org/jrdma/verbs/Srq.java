@@ -2,12 +2,16 @@ package org.jrdma.verbs;
 
 import java.util.List;
 import java.util.Objects;
+import org.jrdma.SysException;
 import org.jrdma.verbs.ffi.IbvSrq;
 
 /**
  * A shared receive queue, {@code struct ibv_srq} ({@code ibv_create_srq}; IBA 10.2.9): one pool
  * of receive requests for several queue pairs ({@link QpInitAttr#srq}). python-rdma's
- * {@code rdma.ibverbs.SRQ}, from {@link Pd#srq}.
+ * {@code rdma.ibverbs.SRQ}, from {@link Pd#srq}; or made by {@code ibv_create_srq_ex} with a type
+ * ({@code enum ibv_srq_type}): basic with a completion queue ({@link Pd#srq(SrqAttr, Cq)}),
+ * tag-matching ({@link Pd#srqTagMatching}), or XRC ({@link Xrcd#srq}), the pool of an XRC domain's
+ * target QPs that XRC initiators name by {@link #srqNum()}.
  */
 public final class Srq extends Resource implements RecvQueue {
     /** {@code IBV_SRQ_MAX_WR}: {@code ibv_modify_srq} resizes. */
@@ -30,6 +34,42 @@ public final class Srq extends Resource implements RecvQueue {
         srq.register(pd);
         pd.context().map(handle.address(), srq);
         return srq;
+    }
+
+    /**
+     * {@code ibv_create_srq_ex} of {@code type} in {@code pd} with {@code cq} (null for none) and
+     * {@code xrcd} (XRC only), registered as a dependent of each and findable by events.
+     */
+    static Srq createEx(Pd pd, int type, Cq cq, Xrcd xrcd, int maxNumTags, SrqAttr attr) {
+        IbvSrq handle;
+        try {
+            handle = IbvSrq.createEx(pd.handle(), type, cq == null ? null : cq.handle(),
+                    xrcd == null ? null : xrcd.handle(), maxNumTags, attr.toIbv());
+        } catch (SysException e) {
+            throw UnsupportedVerbException.translate(e, switch (type) {
+                case IbvSrq.SRQT_XRC -> "ibv_create_srq_ex (XRC SRQs)";
+                case IbvSrq.SRQT_TM -> "ibv_create_srq_ex (tag matching)";
+                default -> "ibv_create_srq_ex";
+            });
+        }
+        Srq srq = new Srq(pd, handle);
+        srq.register(pd, cq, xrcd);
+        pd.context().map(handle.address(), srq);
+        return srq;
+    }
+
+    /**
+     * The number XRC initiators name this XRC SRQ by ({@code ibv_get_srq_num}; {@link QpEx#xrcSrqn}).
+     *
+     * @throws UnsupportedVerbException if the provider has no {@code get_srq_num} (no XRC)
+     */
+    public int srqNum() {
+        checkOpen();
+        try {
+            return handle.srqNum();
+        } catch (SysException e) {
+            throw UnsupportedVerbException.translate(e, "ibv_get_srq_num (XRC SRQs)");
+        }
     }
 
     /** The protection domain of this queue. */

@@ -14,9 +14,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jrdma.SysException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;
 import org.jrdma.testkit.vm.VmChecks;
+import org.jrdma.verbs.ffi.IbvXrcd;
 
 /**
  * The extended-verbs checks that need a real device, run by {@code VerbsExInVmTest} inside the
@@ -153,6 +155,14 @@ public final class VerbsExInVm {
                 () -> refusedAsC("reg_dmabuf_mr", () -> pd.mrDmabuf(0, 4096, 0, -1, Access.LOCAL_WRITE)));
         check("parent domain refused as in C", () -> refusedAsC("alloc_parent_domain", pd::parentDomain));
         check("create_flow refused as in C", () -> refusedAsC("create_flow", () -> udA.qp().flow(Flow.SNIFFER, 0, PORT, 0)));
+        check("create_flow with eth, ipv4, tcp, tag and ipv6, udp, drop specifications refused as in C",
+                this::flowSpecs);
+        check("basic srq through create_srq_ex with a cq carries traffic, get_srq_num refused as in C",
+                this::srqEx);
+        check("tag-matching srq refused as in C", () -> failedAsC("srq_ex_tm",
+                () -> pd.srqTagMatching(new SrqAttr(16, 1, 0), cqA.cq(), 16)));
+        check("xrc target qp, open_qp and wr_set_xrc_srqn without a domain refused as in C", this::xrcWithoutDomain);
+        check("rereg_mr of translation and domain refused as in C, bad arguments as in C", this::rereg);
         check("import_device, import_pd, import_mr refused as in C", () -> {
             refusedAsC("import_device", () -> Verbs.importDevice(ctx.cmdFd()));
             refusedAsC("import_pd", () -> ctx.importPd(pd.kernelHandle()));
@@ -234,6 +244,131 @@ public final class VerbsExInVm {
             equal(errno, expected.errno(), "errno of " + expected.getMessage());
             System.out.println("  " + expected.getMessage());
         }
+    }
+
+    /**
+     * Like {@link #refusedAsC} for a verb that may fail otherwise: the same errno as C's, and
+     * {@link UnsupportedVerbException} when that errno says "not supported".
+     */
+    private SysException failedAsC(String key, VmChecks.Check action) throws Exception {
+        int errno = Integer.parseInt(c.get(key));
+        require(errno != 0, "C did not fail " + key + "; test it with traffic instead");
+        try {
+            action.run();
+        } catch (SysException e) {
+            equal(errno, e.errno(), "errno of " + e.getMessage());
+            require(!(errno == UnsupportedVerbException.EOPNOTSUPP || errno == UnsupportedVerbException.ENOSYS)
+                    || e instanceof UnsupportedVerbException, "not an UnsupportedVerbException: " + e);
+            System.out.println("  " + e.getMessage());
+            return e;
+        }
+        throw new AssertionError(key + " worked in Java, C got errno " + errno);
+    }
+
+    /** A downcall below the API fails with C's errno (as a plain {@link SysException}: the API translates it). */
+    private void downcallFailedAsC(String key, VmChecks.Check action) throws Exception {
+        int errno = Integer.parseInt(c.get(key));
+        require(errno != 0, "C did not fail " + key);
+        try {
+            action.run();
+        } catch (SysException e) {
+            equal(errno, e.errno(), "errno of " + e.getMessage());
+            System.out.println("  " + e.getMessage());
+            return;
+        }
+        throw new AssertionError(key + " worked in Java, C got errno " + errno);
+    }
+
+    /** The two rules of C's, made of the same specifications, on the same UD QP. */
+    private void flowSpecs() throws Exception {
+        FlowSpec.Eth ipv4Frames = new FlowSpec.Eth(new FlowSpec.EthFilter(0, 0, 0x0800, 0),
+                new FlowSpec.EthFilter(0, 0, 0xffff, 0), false);
+        FlowSpec.Ipv4 toHost = new FlowSpec.Ipv4(new FlowSpec.Ipv4Filter(0, 0x0a000001), new FlowSpec.Ipv4Filter(0, -1),
+                false);
+        FlowSpec.TcpUdp roce = new FlowSpec.TcpUdp(false, new FlowSpec.TcpUdpFilter(4791, 0),
+                new FlowSpec.TcpUdpFilter(0xffff, 0), false);
+        refusedAsC("create_flow_l4_tag", () -> udA.qp().flow(0, PORT, 0, ipv4Frames, toHost, roce, new FlowSpec.Tag(7)));
+        byte[] any = new byte[16];
+        FlowSpec.Ipv6 udp6 = new FlowSpec.Ipv6(new FlowSpec.Ipv6Filter(any, any, 0, 17, 0, 0),
+                new FlowSpec.Ipv6Filter(any, any, 0, 0xff, 0, 0), false);
+        FlowSpec.TcpUdp roceUdp = new FlowSpec.TcpUdp(true, new FlowSpec.TcpUdpFilter(4791, 0),
+                new FlowSpec.TcpUdpFilter(0xffff, 0), false);
+        refusedAsC("create_flow_ipv6_drop", () -> udA.qp().flow(0, PORT, 0, udp6, roceUdp, new FlowSpec.Drop()));
+    }
+
+    /**
+     * A basic SRQ made by the provider's {@code create_srq_ex} (a CQ given, as C's): a UD send
+     * arrives in it; {@code ibv_get_srq_num} (XRC only) is refused on it as in C.
+     */
+    private void srqEx() throws Exception {
+        equal("0", c.get("srq_ex_basic"), "C's ibv_create_srq_ex of a basic SRQ with a CQ");
+        CqEx cqS = ctx.cqEx(16, null, 0, WcFlagsEx.BYTE_LEN);
+        CqEx cqT = ctx.cqEx(16, null, 0, WcFlagsEx.BYTE_LEN);
+        try (Srq srq = pd.srq(new SrqAttr(16, 1, 0), cqS.cq());
+                QpEx receiver = pd.qpEx(udInit(cqS).srq(srq), SendOps.SEND);
+                QpEx sender = pd.qpEx(udInit(cqT), SendOps.SEND);
+                Ah ah = pd.ah(new AhAttr().grh(gid, GID_INDEX, 1).portNum(PORT))) {
+            require(srq.granted().maxWr() >= 16, "granted " + srq.granted());
+            udReady(receiver.qp());
+            udReady(sender.qp());
+            mrB.memory().asSlice(7168, 1024).fill((byte) 0);
+            srq.postRecv(new RecvWr().wrId(90).sge(mrB.sge(7168, 40 + 64)));
+            mrA.memory().setString(7168, "to an SRQ made by ibv_create_srq_ex", StandardCharsets.US_ASCII);
+            sender.start().wrId(91).wrFlags(SendFlags.SIGNALED).send().udAddr(ah, receiver.qp().qpNum(), UD_QKEY)
+                    .sge(mrA.lkey(), mrA.addr() + 7168, 64).complete();
+            await(cqT, WcOpcode.SEND, 91);
+            cqT.endPoll();
+            await(cqS, WcOpcode.RECV, 90);
+            int len = cqS.byteLen();
+            cqS.endPoll();
+            equal(104, len, "bytes received, GRH included");
+            equal("to an SRQ made by ibv_create_srq_ex", mrB.memory().getString(7168 + 40, StandardCharsets.US_ASCII),
+                    "payload");
+            refusedAsC("get_srq_num", srq::srqNum);
+        } finally {
+            cqS.close();
+            cqT.close();
+        }
+    }
+
+    /**
+     * rxe opens no XRC domain, so {@link Xrcd#targetQp()}, {@link Xrcd#openQp} and {@link Xrcd#srq}
+     * cannot be reached; below them the same downcalls given no domain fail as C's do (the
+     * provider refuses before reading it), and {@code wr_set_xrc_srqn}, which rxe leaves empty
+     * (C would call a null pointer), is refused.
+     */
+    private void xrcWithoutDomain() throws Exception {
+        refusedAsC("open_xrcd_no_create", () -> ctx.xrcd(-1, 0));
+        downcallFailedAsC("qp_ex_xrc_recv", () -> IbvXrcd.createTargetQp(ctx.handle(), null).close());
+        downcallFailedAsC("open_qp", () -> IbvXrcd.openQp(ctx.handle(), null, udA.qp().qpNum()).close());
+        qpA.start().wrId(95).send();
+        try {
+            expect(UnsupportedVerbException.class, () -> qpA.xrcSrqn(1), "wr_set_xrc_srqn on rxe");
+        } finally {
+            qpA.abort();
+        }
+    }
+
+    /** Each of C's {@code ibv_rereg_mr} cases: the same errno and the same {@code ibv_rereg_mr_err_code}. */
+    private void rereg() throws Exception {
+        MemorySegment other = arena.allocate(4096, 4096);
+        try (Pd pd2 = ctx.pd()) {
+            int all = Mr.REREG_CHANGE_TRANSLATION | Mr.REREG_CHANGE_PD | Mr.REREG_CHANGE_ACCESS;
+            reregAsC("rereg_translation", Mr.REREG_CHANGE_TRANSLATION, null, other, 0);
+            reregAsC("rereg_pd", Mr.REREG_CHANGE_PD, pd2, null, 0);
+            reregAsC("rereg_all", all, pd2, other, Access.LOCAL_WRITE);
+            reregAsC("rereg_empty", Mr.REREG_CHANGE_TRANSLATION, null, other.asSlice(0, 0), 0);
+            reregAsC("rereg_access_unasked", Mr.REREG_CHANGE_PD, pd2, null, Access.LOCAL_WRITE);
+            reregAsC("rereg_unknown_flag", 1 << 3, null, null, 0);
+        }
+        require(mrA.pd() == pd && !mrA.isClosed() && mrA.memory().byteSize() == BUFFER, "mrA unchanged: " + mrA);
+    }
+
+    private void reregAsC(String key, int flags, Pd newPd, MemorySegment memory, int access) throws Exception {
+        SysException e = failedAsC(key, () -> mrA.rereg(flags, newPd, memory, access));
+        String libibverbs = e instanceof UnsupportedVerbException ? e.getCause().getMessage() : e.getMessage();
+        require(libibverbs.contains("ibv_rereg_mr_err_code " + c.get(key + "_rc") + ")"),
+                "C's code " + c.get(key + "_rc") + " in " + libibverbs);
     }
 
     private void gidTable() {

@@ -56,6 +56,11 @@ class VerbsExInVmTest {
             "reg_dmabuf_mr refused as in C",
             "parent domain refused as in C",
             "create_flow refused as in C",
+            "create_flow with eth, ipv4, tcp, tag and ipv6, udp, drop specifications refused as in C",
+            "basic srq through create_srq_ex with a cq carries traffic, get_srq_num refused as in C",
+            "tag-matching srq refused as in C",
+            "xrc target qp, open_qp and wr_set_xrc_srqn without a domain refused as in C",
+            "rereg_mr of translation and domain refused as in C, bad arguments as in C",
             "import_device, import_pd, import_mr refused as in C",
             "close qp_ex and cq_ex with their context",
             "no kernel objects left");

@@ -5,7 +5,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.jrdma.testkit.junit.CHeaderOracle;
+import org.jrdma.verbs.ffi.IbvFlow;
 import org.jrdma.verbs.ffi.IbvQpEx;
+import org.jrdma.verbs.ffi.IbvSrq;
+import org.jrdma.verbs.ffi.IbvXrcd;
 import org.jrdma.verbs.ffi.Structs;
 import org.jrdma.verbs.ffi.StructsEx;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,7 +26,7 @@ class VerbsHeaderTest {
     @TempDir
     static Path dir;
 
-    private static final CHeaderOracle oracle = new CHeaderOracle("infiniband/verbs.h", "errno.h");
+    private static final CHeaderOracle oracle = new CHeaderOracle("infiniband/verbs.h", "errno.h", "fcntl.h");
 
     @BeforeAll
     static void runOracle() throws Exception {
@@ -57,6 +60,27 @@ class VerbsHeaderTest {
         oracle.constant("IBV_QP_INIT_ATTR_PD", IbvQpEx.INIT_ATTR_PD);
         oracle.constant("IBV_QP_INIT_ATTR_XRCD", IbvQpEx.INIT_ATTR_XRCD);
         oracle.constant("IBV_QP_INIT_ATTR_SEND_OPS_FLAGS", IbvQpEx.INIT_ATTR_SEND_OPS_FLAGS);
+        oracle.flags("IBV_FLOW_", IbvFlow.class);
+        oracle.constant("IBV_SRQT_BASIC", IbvSrq.SRQT_BASIC);
+        oracle.constant("IBV_SRQT_XRC", IbvSrq.SRQT_XRC);
+        oracle.constant("IBV_SRQT_TM", IbvSrq.SRQT_TM);
+        oracle.constant("IBV_SRQ_INIT_ATTR_TYPE", IbvSrq.INIT_ATTR_TYPE);
+        oracle.constant("IBV_SRQ_INIT_ATTR_PD", IbvSrq.INIT_ATTR_PD);
+        oracle.constant("IBV_SRQ_INIT_ATTR_XRCD", IbvSrq.INIT_ATTR_XRCD);
+        oracle.constant("IBV_SRQ_INIT_ATTR_CQ", IbvSrq.INIT_ATTR_CQ);
+        oracle.constant("IBV_SRQ_INIT_ATTR_TM", IbvSrq.INIT_ATTR_TM);
+        oracle.constant("IBV_QPT_XRC_RECV", IbvXrcd.QPT_XRC_RECV);
+        oracle.line("constant IBV_XRCD_INIT_ATTR_FD+OFLAGS", "%lld",
+                "(long long) (IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS)",
+                Integer.toString(IbvXrcd.INIT_ATTR_FD_AND_OFLAGS));
+        oracle.line("constant IBV_QP_OPEN_ATTR_NUM+XRCD+TYPE", "%lld",
+                "(long long) (IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD | IBV_QP_OPEN_ATTR_TYPE)",
+                Integer.toString(IbvXrcd.OPEN_ATTR_NUM_XRCD_TYPE));
+        oracle.constant("IBV_REREG_MR_CHANGE_TRANSLATION", Mr.REREG_CHANGE_TRANSLATION);
+        oracle.constant("IBV_REREG_MR_CHANGE_PD", Mr.REREG_CHANGE_PD);
+        oracle.constant("IBV_REREG_MR_CHANGE_ACCESS", Mr.REREG_CHANGE_ACCESS);
+        oracle.constant("O_CREAT", Context.O_CREAT);
+        oracle.constant("O_EXCL", Context.O_EXCL);
         oracle.constant("EOPNOTSUPP", UnsupportedVerbException.EOPNOTSUPP);
         oracle.constant("ENOSYS", UnsupportedVerbException.ENOSYS);
         oracle.constant("IBV_SRQ_MAX_WR", Srq.MAX_WR);

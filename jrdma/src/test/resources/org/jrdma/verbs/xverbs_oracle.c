@@ -4,10 +4,14 @@
  * argv[2] round trips between two RC queue pairs of this process built with ibv_wr_* and polled
  * with ibv_start_poll (port 1, GID index 0, as the Java side does); a UD send through
  * ibv_wr_set_ud_addr whose payload ibv_wr_set_inline_data_list gathers; and the errno of each verb
- * rxe refuses: TSO and XRC_SEND extended QPs, ibv_rereg_mr, ibv_reg_dmabuf_mr, parent domains,
- * ibv_create_flow, ibv_import_pd/mr, and ibv_import_device in a forked child sharing the cmd fd.
+ * rxe refuses: TSO and XRC_SEND extended QPs, ibv_rereg_mr (access, translation, domain, and the
+ * arguments libibverbs refuses itself), ibv_reg_dmabuf_mr, parent domains, ibv_create_flow (without
+ * and with specifications), a tag-matching SRQ, XRC target QPs and ibv_open_qp without a domain,
+ * ibv_get_srq_num on a basic SRQ made by ibv_create_srq_ex, ibv_import_pd/mr, and
+ * ibv_import_device in a forked child sharing the cmd fd.
  */
 #include <infiniband/verbs.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,6 +300,107 @@ int main(int argc, char **argv)
 	printf("import_mr=%d\n", imr ? 0 : errno);
 	if (imr)
 		ibv_unimport_mr(imr);
+
+	/* flow rules with specifications: L2/L3/L4 filters and actions */
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_eth eth;
+		struct ibv_flow_spec_ipv4 ipv4;
+		struct ibv_flow_spec_tcp_udp tcp;
+		struct ibv_flow_spec_action_tag tag;
+	} r1 = {
+		.attr = { .type = IBV_FLOW_ATTR_NORMAL, .size = sizeof r1, .num_of_specs = 4, .port = 1 },
+		.eth = { .type = IBV_FLOW_SPEC_ETH, .size = sizeof r1.eth, .val.ether_type = htons(0x0800),
+			 .mask.ether_type = 0xffff },
+		.ipv4 = { .type = IBV_FLOW_SPEC_IPV4, .size = sizeof r1.ipv4, .val.dst_ip = htonl(0x0a000001),
+			  .mask.dst_ip = 0xffffffff },
+		.tcp = { .type = IBV_FLOW_SPEC_TCP, .size = sizeof r1.tcp, .val.dst_port = htons(4791),
+			 .mask.dst_port = 0xffff },
+		.tag = { .type = IBV_FLOW_SPEC_ACTION_TAG, .size = sizeof r1.tag, .tag_id = 7 },
+	};
+	flow = ibv_create_flow(uda, &r1.attr);
+	printf("create_flow_l4_tag=%d\n", flow ? 0 : errno);
+	if (flow)
+		ibv_destroy_flow(flow);
+	struct {
+		struct ibv_flow_attr attr;
+		struct ibv_flow_spec_ipv6 ipv6;
+		struct ibv_flow_spec_tcp_udp udp;
+		struct ibv_flow_spec_action_drop drop;
+	} r2 = {
+		.attr = { .type = IBV_FLOW_ATTR_NORMAL, .size = sizeof r2, .num_of_specs = 3, .port = 1 },
+		.ipv6 = { .type = IBV_FLOW_SPEC_IPV6, .size = sizeof r2.ipv6, .val.next_hdr = 17, .mask.next_hdr = 0xff },
+		.udp = { .type = IBV_FLOW_SPEC_UDP, .size = sizeof r2.udp, .val.dst_port = htons(4791),
+			 .mask.dst_port = 0xffff },
+		.drop = { .type = IBV_FLOW_SPEC_ACTION_DROP, .size = sizeof r2.drop },
+	};
+	flow = ibv_create_flow(uda, &r2.attr);
+	printf("create_flow_ipv6_drop=%d\n", flow ? 0 : errno);
+	if (flow)
+		ibv_destroy_flow(flow);
+
+	/* SRQs through ibv_create_srq_ex; XRC without a domain (rxe opens none) */
+	struct ibv_xrcd_init_attr xo = { .comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS, .fd = -1 };
+	struct ibv_xrcd *xrcd2 = ibv_open_xrcd(ctx, &xo);
+	printf("open_xrcd_no_create=%d\n", xrcd2 ? 0 : errno);
+	if (xrcd2)
+		ibv_close_xrcd(xrcd2);
+	struct ibv_srq_init_attr_ex se = { .attr = { .max_wr = 16, .max_sge = 1 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD | IBV_SRQ_INIT_ATTR_CQ,
+		.srq_type = IBV_SRQT_BASIC, .pd = pd, .cq = ibv_cq_ex_to_cq(cqu) };
+	struct ibv_srq *bsrq = ibv_create_srq_ex(ctx, &se);
+	printf("srq_ex_basic=%d\n", bsrq ? 0 : errno);
+	if (bsrq) {
+		uint32_t srqn = 0;
+		printf("get_srq_num=%d\n", ibv_get_srq_num(bsrq, &srqn));
+		ibv_destroy_srq(bsrq);
+	}
+	se.srq_type = IBV_SRQT_TM;
+	se.comp_mask |= IBV_SRQ_INIT_ATTR_TM;
+	se.tm_cap.max_num_tags = 16;
+	struct ibv_srq *tsrq = ibv_create_srq_ex(ctx, &se);
+	printf("srq_ex_tm=%d\n", tsrq ? 0 : errno);
+	if (tsrq)
+		ibv_destroy_srq(tsrq);
+	struct ibv_qp_init_attr_ex xt = { .qp_type = IBV_QPT_XRC_RECV, .comp_mask = IBV_QP_INIT_ATTR_XRCD };
+	struct ibv_qp *tgt = ibv_create_qp_ex(ctx, &xt);
+	printf("qp_ex_xrc_recv=%d\n", tgt ? 0 : errno);
+	if (tgt)
+		ibv_destroy_qp(tgt);
+	struct ibv_qp_open_attr oa = { .comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD | IBV_QP_OPEN_ATTR_TYPE,
+		.qp_num = uda->qp_num, .qp_type = IBV_QPT_XRC_RECV };
+	struct ibv_qp *opened = ibv_open_qp(ctx, &oa);
+	printf("open_qp=%d\n", opened ? 0 : errno);
+	if (opened)
+		ibv_destroy_qp(opened);
+
+	/* ibv_rereg_mr of the translation and the domain, and what libibverbs refuses itself */
+	struct ibv_pd *pd2 = ibv_alloc_pd(ctx);
+	char *buf2 = aligned_alloc(4096, 4096);
+	struct {
+		const char *key;
+		int flags;
+		struct ibv_pd *pd;
+		void *addr;
+		size_t length;
+		int access;
+	} rereg_cases[] = {
+		{ "rereg_translation", IBV_REREG_MR_CHANGE_TRANSLATION, NULL, buf2, 4096, 0 },
+		{ "rereg_pd", IBV_REREG_MR_CHANGE_PD, pd2, NULL, 0, 0 },
+		{ "rereg_all", IBV_REREG_MR_CHANGE_TRANSLATION | IBV_REREG_MR_CHANGE_PD | IBV_REREG_MR_CHANGE_ACCESS, pd2,
+		  buf2, 4096, IBV_ACCESS_LOCAL_WRITE },
+		{ "rereg_empty", IBV_REREG_MR_CHANGE_TRANSLATION, NULL, buf2, 0, 0 },
+		{ "rereg_access_unasked", IBV_REREG_MR_CHANGE_PD, pd2, NULL, 0, IBV_ACCESS_LOCAL_WRITE },
+		{ "rereg_unknown_flag", 1 << 3, NULL, NULL, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof rereg_cases / sizeof rereg_cases[0]; i++) {
+		errno = 0;
+		int rc = ibv_rereg_mr(mr, rereg_cases[i].flags, rereg_cases[i].pd, rereg_cases[i].addr,
+				      rereg_cases[i].length, rereg_cases[i].access);
+		printf("%s=%d\n%s_rc=%d\n", rereg_cases[i].key, rc ? errno : 0, rereg_cases[i].key, rc);
+	}
+	ibv_dealloc_pd(pd2);
+	free(buf2);
 	fflush(stdout);
 	pid_t child = fork();
 	if (child == 0) {

@@ -35,8 +35,6 @@ public final class IbvMr extends NativeObject {
     private static final VarHandle HANDLE = Structs.handle(Structs.IBV_MR, "handle");
     private static final VarHandle ADDR = Structs.handle(Structs.IBV_MR, "addr");
     private static final VarHandle LENGTH = Structs.handle(Structs.IBV_MR, "length");
-    /** {@code IBV_REREG_MR_CHANGE_ACCESS}. */
-    private static final int REREG_CHANGE_ACCESS = 1 << 2;
 
     /** Whether it was imported ({@code ibv_import_mr}): closing it unimports it, the owner keeps it. */
     private final boolean imported;
@@ -83,19 +81,24 @@ public final class IbvMr extends NativeObject {
     }
 
     /**
-     * {@code ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0, access)}: the same memory
-     * in the same domain with new access rights, and new keys ({@link #lkey()}, {@link #rkey()}
-     * read again).
+     * {@code ibv_rereg_mr(mr, flags, pd, memory, memory.byteSize(), access)}: with
+     * {@code IBV_REREG_MR_CHANGE_TRANSLATION} other memory ({@code memory}; NULL and 0 otherwise),
+     * {@code IBV_REREG_MR_CHANGE_PD} another domain ({@code pd}; NULL otherwise),
+     * {@code IBV_REREG_MR_CHANGE_ACCESS} new access rights; then new keys ({@link #lkey()},
+     * {@link #rkey()} read again). libibverbs checks the arguments itself ({@code EINVAL},
+     * {@code IBV_REREG_MR_ERR_INPUT}).
      *
      * @throws org.jrdma.SysException with {@code errno} ({@code EOPNOTSUPP} when the provider cannot
      *                                re-register) and the failure code ({@code enum
      *                                ibv_rereg_mr_err_code}) in its message
      */
-    public void reregAccess(int access) {
+    public void rereg(int flags, IbvPd pd, MemorySegment memory, int access) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
-            int rc = (int) REREG_MR.invokeExact(state, ptr, REREG_CHANGE_ACCESS, MemorySegment.NULL,
-                    MemorySegment.NULL, 0L, access);
+            MemorySegment addr = memory == null ? MemorySegment.NULL : memory;
+            MemorySegment newPd = pd == null ? MemorySegment.NULL : pd.ptr;
+            int rc = (int) REREG_MR.invokeExact(state, ptr, flags, newPd, addr, memory == null ? 0L : memory.byteSize(),
+                    access);
             if (rc != 0) {
                 throw new SysException("ibv_rereg_mr", Errors.errno(state), null, " (ibv_rereg_mr_err_code " + rc + ")");
             }

@@ -30,6 +30,33 @@ public final class IbvSrq extends NativeObject {
     private static final VarHandle MAX_WR = Structs.handle(Structs.IBV_SRQ_ATTR, "max_wr");
     private static final VarHandle MAX_SGE = Structs.handle(Structs.IBV_SRQ_ATTR, "max_sge");
     private static final VarHandle SRQ_LIMIT = Structs.handle(Structs.IBV_SRQ_ATTR, "srq_limit");
+    private static final MethodHandle CREATE_SRQ_EX = Ibv.pointerCapturingErrno(
+            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle GET_SRQ_NUM = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final long EX_ATTR = Structs.offset(StructsEx.IBV_SRQ_INIT_ATTR_EX, "attr");
+    private static final VarHandle EX_COMP_MASK = Structs.handle(StructsEx.IBV_SRQ_INIT_ATTR_EX, "comp_mask");
+    private static final VarHandle EX_SRQ_TYPE = Structs.handle(StructsEx.IBV_SRQ_INIT_ATTR_EX, "srq_type");
+    private static final VarHandle EX_PD = Structs.handle(StructsEx.IBV_SRQ_INIT_ATTR_EX, "pd");
+    private static final VarHandle EX_XRCD = Structs.handle(StructsEx.IBV_SRQ_INIT_ATTR_EX, "xrcd");
+    private static final VarHandle EX_CQ = Structs.handle(StructsEx.IBV_SRQ_INIT_ATTR_EX, "cq");
+    private static final VarHandle EX_MAX_NUM_TAGS = Structs.handle(StructsEx.IBV_SRQ_INIT_ATTR_EX, "tm_cap.max_num_tags");
+
+    /** {@code IBV_SRQT_BASIC}: a plain shared receive queue. */
+    public static final int SRQT_BASIC = 0;
+    /** {@code IBV_SRQT_XRC}: the receive queue of XRC target QPs, found by its SRQ number. */
+    public static final int SRQT_XRC = 1;
+    /** {@code IBV_SRQT_TM}: a tag-matching receive queue. */
+    public static final int SRQT_TM = 2;
+    /** {@code IBV_SRQ_INIT_ATTR_TYPE}. */
+    public static final int INIT_ATTR_TYPE = 1;
+    /** {@code IBV_SRQ_INIT_ATTR_PD}. */
+    public static final int INIT_ATTR_PD = 1 << 1;
+    /** {@code IBV_SRQ_INIT_ATTR_XRCD}. */
+    public static final int INIT_ATTR_XRCD = 1 << 2;
+    /** {@code IBV_SRQ_INIT_ATTR_CQ}. */
+    public static final int INIT_ATTR_CQ = 1 << 3;
+    /** {@code IBV_SRQ_INIT_ATTR_TM}. */
+    public static final int INIT_ATTR_TM = 1 << 4;
 
     private final IbvSrqAttr granted;
     private final IbvContext context;
@@ -50,6 +77,60 @@ public final class IbvSrq extends NativeObject {
             write(init, INIT_ATTR, attr);
             MemorySegment raw = (MemorySegment) CREATE_SRQ.invokeExact(state, pd.ptr, init);
             return new IbvSrq(Errors.nonNull("ibv_create_srq", raw, state), pd.context, read(init, INIT_ATTR));
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /**
+     * verbs.h's {@code ibv_create_srq_ex} of {@code enum ibv_srq_type} {@code srqType} with
+     * {@code IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD}, {@code IBV_SRQ_INIT_ATTR_CQ} when
+     * {@code cq} is given, {@code IBV_SRQ_INIT_ATTR_XRCD} when {@code xrcd} is, and
+     * {@code IBV_SRQ_INIT_ATTR_TM} with {@code maxNumTags} for a tag-matching queue. As the inline
+     * does, a basic queue without a CQ goes to {@code ibv_create_srq}, anything else to the
+     * provider's {@code create_srq_ex}. The caller gives the domain an XRC queue needs (libibverbs
+     * reads through it).
+     *
+     * @throws org.jrdma.SysException {@code EOPNOTSUPP} when the provider has no
+     *                                {@code create_srq_ex}, or what it or the kernel reports
+     */
+    public static IbvSrq createEx(IbvPd pd, int srqType, IbvCq cq, IbvXrcd xrcd, int maxNumTags, IbvSrqAttr attr) {
+        int mask = INIT_ATTR_TYPE | INIT_ATTR_PD | (cq == null ? 0 : INIT_ATTR_CQ) | (xrcd == null ? 0 : INIT_ATTR_XRCD)
+                | (srqType == SRQT_TM ? INIT_ATTR_TM : 0);
+        if (srqType == SRQT_BASIC && cq == null && xrcd == null) {
+            return create(pd, attr);
+        }
+        MemorySegment function = IbvContextEx.requireOp(pd.context, "create_srq_ex", "ibv_create_srq_ex");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = Errors.callState(arena);
+            MemorySegment init = arena.allocate(StructsEx.IBV_SRQ_INIT_ATTR_EX);
+            write(init, EX_ATTR, attr);
+            EX_COMP_MASK.set(init, 0L, mask);
+            EX_SRQ_TYPE.set(init, 0L, srqType);
+            EX_PD.set(init, 0L, pd.ptr);
+            EX_XRCD.set(init, 0L, xrcd == null ? MemorySegment.NULL : xrcd.ptr);
+            EX_CQ.set(init, 0L, cq == null ? MemorySegment.NULL : cq.ptr);
+            EX_MAX_NUM_TAGS.set(init, 0L, srqType == SRQT_TM ? maxNumTags : 0);
+            MemorySegment raw = (MemorySegment) CREATE_SRQ_EX.invokeExact(function, state, pd.context.ptr, init);
+            return new IbvSrq(Errors.nonNull("ibv_create_srq_ex", raw, state), pd.context, read(init, EX_ATTR));
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    /**
+     * verbs.h's {@code ibv_get_srq_num}: the number an XRC initiator names this (XRC) queue by
+     * ({@code wr_set_xrc_srqn}).
+     *
+     * @throws org.jrdma.SysException {@code EOPNOTSUPP} when the provider has no
+     *                                {@code get_srq_num}, or what it returns
+     */
+    public int srqNum() {
+        MemorySegment function = IbvContextEx.requireOp(context, "get_srq_num", "ibv_get_srq_num");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment num = arena.allocate(JAVA_INT);
+            Errors.zero("ibv_get_srq_num", (int) GET_SRQ_NUM.invokeExact(function, ptr, num));
+            return num.get(JAVA_INT, 0L);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }

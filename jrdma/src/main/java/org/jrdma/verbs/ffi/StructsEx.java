@@ -219,6 +219,58 @@ public final class StructsEx {
             paddingLayout(2), i32("flags"))
             .withName("ibv_flow_attr");
 
+    /** {@code struct ibv_flow_eth_filter}: MAC addresses, ether type and VLAN tag, in network order. */
+    private static final GroupLayout IBV_FLOW_ETH_FILTER = structLayout(
+            u8s("dst_mac", 6), u8s("src_mac", 6), u16("ether_type"), u16("vlan_tag"))
+            .withName("ibv_flow_eth_filter");
+
+    /** {@code struct ibv_flow_spec_eth}. */
+    public static final GroupLayout IBV_FLOW_SPEC_ETH = structLayout(
+            i32("type"), u16("size"), IBV_FLOW_ETH_FILTER.withName("val"), IBV_FLOW_ETH_FILTER.withName("mask"),
+            paddingLayout(2))
+            .withName("ibv_flow_spec_eth");
+
+    /** {@code struct ibv_flow_ipv4_filter}: addresses in network order. */
+    private static final GroupLayout IBV_FLOW_IPV4_FILTER = structLayout(i32("src_ip"), i32("dst_ip"))
+            .withName("ibv_flow_ipv4_filter");
+
+    /** {@code struct ibv_flow_spec_ipv4}. */
+    public static final GroupLayout IBV_FLOW_SPEC_IPV4 = structLayout(
+            i32("type"), u16("size"), paddingLayout(2), IBV_FLOW_IPV4_FILTER.withName("val"),
+            IBV_FLOW_IPV4_FILTER.withName("mask"))
+            .withName("ibv_flow_spec_ipv4");
+
+    /** {@code struct ibv_flow_ipv6_filter}: addresses and flow label in network order. */
+    private static final GroupLayout IBV_FLOW_IPV6_FILTER = structLayout(
+            u8s("src_ip", 16), u8s("dst_ip", 16), i32("flow_label"), u8("next_hdr"), u8("traffic_class"),
+            u8("hop_limit"), paddingLayout(1))
+            .withName("ibv_flow_ipv6_filter");
+
+    /** {@code struct ibv_flow_spec_ipv6}. */
+    public static final GroupLayout IBV_FLOW_SPEC_IPV6 = structLayout(
+            i32("type"), u16("size"), paddingLayout(2), IBV_FLOW_IPV6_FILTER.withName("val"),
+            IBV_FLOW_IPV6_FILTER.withName("mask"))
+            .withName("ibv_flow_spec_ipv6");
+
+    /** {@code struct ibv_flow_tcp_udp_filter}: ports in network order. */
+    private static final GroupLayout IBV_FLOW_TCP_UDP_FILTER = structLayout(u16("dst_port"), u16("src_port"))
+            .withName("ibv_flow_tcp_udp_filter");
+
+    /** {@code struct ibv_flow_spec_tcp_udp}. */
+    public static final GroupLayout IBV_FLOW_SPEC_TCP_UDP = structLayout(
+            i32("type"), u16("size"), IBV_FLOW_TCP_UDP_FILTER.withName("val"),
+            IBV_FLOW_TCP_UDP_FILTER.withName("mask"), paddingLayout(2))
+            .withName("ibv_flow_spec_tcp_udp");
+
+    /** {@code struct ibv_flow_spec_action_tag}: packets the rule matches carry {@code tag_id} to the completion. */
+    public static final GroupLayout IBV_FLOW_SPEC_ACTION_TAG = structLayout(
+            i32("type"), u16("size"), paddingLayout(2), i32("tag_id"))
+            .withName("ibv_flow_spec_action_tag");
+
+    /** {@code struct ibv_flow_spec_action_drop}: packets the rule matches are dropped. */
+    public static final GroupLayout IBV_FLOW_SPEC_ACTION_DROP = structLayout(i32("type"), u16("size"), paddingLayout(2))
+            .withName("ibv_flow_spec_action_drop");
+
     /** {@code struct ibv_flow}: a steering rule. */
     public static final GroupLayout IBV_FLOW = structLayout(
             i32("comp_mask"), paddingLayout(4), ptr("context"), i32("handle"), paddingLayout(4))
@@ -245,7 +297,9 @@ public final class StructsEx {
             IBV_QUERY_DEVICE_EX_INPUT, TIMESPEC, IBV_VALUES_EX, IBV_GID_ENTRY, IBV_CQ_INIT_ATTR_EX, IBV_POLL_CQ_ATTR,
             IBV_CQ_EX, IBV_RX_HASH_CONF, IBV_QP_INIT_ATTR_EX, IBV_QP_EX, IBV_MW, IBV_MW_BIND_INFO, IBV_MW_BIND,
             IBV_DATA_BUF, IBV_XRCD_INIT_ATTR, IBV_XRCD, IBV_TM_CAP, IBV_SRQ_INIT_ATTR_EX, IBV_QP_OPEN_ATTR,
-            IBV_TD_INIT_ATTR, IBV_TD, IBV_PARENT_DOMAIN_INIT_ATTR, IBV_FLOW_ATTR, IBV_FLOW, VERBS_CONTEXT);
+            IBV_TD_INIT_ATTR, IBV_TD, IBV_PARENT_DOMAIN_INIT_ATTR, IBV_FLOW_ATTR, IBV_FLOW_ETH_FILTER, IBV_FLOW_SPEC_ETH,
+            IBV_FLOW_IPV4_FILTER, IBV_FLOW_SPEC_IPV4, IBV_FLOW_IPV6_FILTER, IBV_FLOW_SPEC_IPV6, IBV_FLOW_TCP_UDP_FILTER,
+            IBV_FLOW_SPEC_TCP_UDP, IBV_FLOW_SPEC_ACTION_TAG, IBV_FLOW_SPEC_ACTION_DROP, IBV_FLOW, VERBS_CONTEXT);
 
     private StructsEx() {
     }
@@ -268,6 +322,10 @@ public final class StructsEx {
 
     private static AddressLayout ptr(String name) {
         return ADDRESS.withName(name);
+    }
+
+    private static SequenceLayout u8s(String name, long count) {
+        return MemoryLayout.sequenceLayout(count, JAVA_BYTE).withName(name);
     }
 
     private static SequenceLayout bytes(String name, long count) {
