@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.jrdma.examples.demo.AotTraining;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.fabric.ToolResult;
 import org.jrdma.testkit.fabric.Topology;
@@ -20,8 +21,12 @@ import org.jrdma.testkit.fabric.Topology;
  * set); checks that every ibtool run printed what the C tool printed (standard output, standard
  * error but for libumad2sim's line, exit status) and prints the medians of wall and CPU time of each and their ratios.
  *
- * <p>Usage: {@code DiagsComparison [--rounds N] <java> <java options...> -jar ibtool.jar}; run
- * through {@code bin/bench-diags}.
+ * <p>With {@code --aot-cache FILE}, ibtool runs with the JDK AOT cache that {@code bin/ibtool}
+ * starts with, recorded first by one training run on the same fabric ({@link AotTraining}), as
+ * {@code bin/bench-discovery --scale} does.
+ *
+ * <p>Usage: {@code DiagsComparison [--rounds N] [--aot-cache FILE] <java> <java options...> -jar ibtool.jar};
+ * run through {@code bin/bench-diags}.
  */
 public final class DiagsComparison {
     /** The commands compared, each run as the C tool and as an ibtool subcommand of the same name. */
@@ -47,8 +52,13 @@ public final class DiagsComparison {
             rounds = Integer.parseInt(args[1]);
             at = 2;
         }
+        String aotCache = null;
+        if (args.length > at + 1 && args[at].equals("--aot-cache")) {
+            aotCache = args[at + 1];
+            at += 2;
+        }
         if (args.length <= at) {
-            throw new IllegalArgumentException("usage: DiagsComparison [--rounds N] <java> <options...> -jar ibtool.jar");
+            throw new IllegalArgumentException("usage: DiagsComparison [--rounds N] [--aot-cache FILE] <java> <options...> -jar ibtool.jar");
         }
         List<String> ibtool = List.of(args).subList(at, args.length);
         System.out.printf("machine: %d CPUs, load average %s%n", Runtime.getRuntime().availableProcessors(),
@@ -57,6 +67,11 @@ public final class DiagsComparison {
         System.out.printf("fabric: %s: %d nodes (%d switches), OpenSM%n", topology.source(), topology.nodes().size(),
                 topology.nodes(Topology.NodeType.SWITCH).size());
         try (Fabric fabric = Fabric.start(topology, Fabric.Options.defaults().withSweepSeconds(0))) {
+            if (aotCache != null) {
+                AotTraining.record(fabric, ibtool, aotCache);
+                ibtool = AotTraining.withJvmOption(ibtool, "-XX:AOTCache=" + aotCache);
+                System.out.printf("ibtool with the AOT cache %s, recorded by one ibtool ibnetdiscover on this fabric%n", aotCache);
+            }
             for (Comparison c : compare(fabric, ibtool, rounds)) {
                 System.out.println(c.report());
             }

@@ -134,7 +134,10 @@ final class IblinkinfoCommand extends FabricCommand {
                     port -> port.number() > 0 && (!downOnly || port.info().portState() == PortState.DOWN.value()))).toList(),
                     discovery.problems()), reportProblems(discovery.problems()));
         }
-        printed.forEach(node -> printNode(out, node));
+        StringBuilder text = new StringBuilder(printed.size() * 512);
+        printed.forEach(node -> printNode(text, node));
+        out.print(text);
+        out.flush();
         return reportProblems(discovery.problems());
     }
 
@@ -172,7 +175,7 @@ final class IblinkinfoCommand extends FabricCommand {
     }
 
     /** iblinkinfo's {@code print_node}: the node's header, then its ports 1..N that discovery read. */
-    private void printNode(PrintWriter out, Node node) {
+    private void printNode(StringBuilder out, Node node) {
         boolean header = false;
         for (int i = 1; i <= node.numPorts(); i++) {
             Port port = node.port(i);
@@ -180,9 +183,11 @@ final class IblinkinfoCommand extends FabricCommand {
                 continue;
             }
             if (!header && !lineMode) {
-                out.print(node.isSwitch()
-                        ? String.format("Switch: 0x%016x %s:%n", switchPortGuid(node), name(node))
-                        : String.format("%s: %s:%n", typeName(node), name(node)));
+                if (node.isSwitch()) {
+                    hex16(out.append("Switch: "), switchPortGuid(node)).append(' ').append(name(node)).append(':').append('\n');
+                } else {
+                    out.append(typeName(node)).append(": ").append(name(node)).append(':').append('\n');
+                }
             }
             header = true;
             printPort(out, node, port);
@@ -208,38 +213,48 @@ final class IblinkinfoCommand extends FabricCommand {
         };
     }
 
-    /** iblinkinfo's {@code print_port}. */
-    private void printPort(PrintWriter out, Node node, Port port) {
+    /** iblinkinfo's {@code print_port}: its {@code printf} formats, appended to {@code out} one field at a time. */
+    private void printPort(StringBuilder out, Node node, Port port) {
         Port remote = port.remote();
         SmpPortInfo info = port.info();
         int state = info.portState();
-        String link = link(port);
-        if (additional && state != PortState.DOWN.value()) {
-            link += String.format(" (HOQ:%d VL_Stall:%d)", info.hoqLife(), info.vlStallCount());
-        }
-        String remoteText;
-        if (remote != null) {
-            remoteText = String.format("%s%6d %4d[%2s] \"%s\" (%s %s)%n", lineMode ? String.format("0x%016x ", remote.guid().value()) : "",
-                    remote.lid() != 0 ? remote.lid() : remote.node().lid(), remote.number(), "", name(remote.node()),
-                    widthAdvice(port, remote), speedAdvice(port, remote));
-        } else if (state == PortState.DOWN.value()) {
-            remoteText = String.format("           [  ] \"\" ( )%n");
-        } else {
-            remoteText = String.format("    \"Port not available\"%n");
-        }
         if (lineMode) {
-            out.printf("0x%016x \"%30s\" ", port.guid().value(), name(node));
+            padLeft(hex16(out, port.guid().value()).append(" \""), name(node), 30).append("\" ");
         } else {
-            out.print("      ");
+            out.append("      ");
         }
         if (!node.isSwitch()) {
             if (!lineMode) {
-                out.printf("0x%016x ", port.guid().value());
+                hex16(out, port.guid().value()).append(' ');
             }
-            out.printf("%6d %4d[%2s] ==%s==>  %s", port.lid(), port.number(), "", link, remoteText);
+            portColumns(out, port.lid(), port.number());
         } else {
-            out.printf("%6d %4d[%2s] ==%s==>  %s", node.lid(), port.number(), "", link, remoteText);
+            portColumns(out, node.lid(), port.number());
         }
+        link(out.append(" =="), port);
+        if (additional && state != PortState.DOWN.value()) {
+            out.append(" (HOQ:").append(info.hoqLife()).append(" VL_Stall:").append(info.vlStallCount()).append(')');
+        }
+        out.append("==>  ");
+        if (remote != null) {
+            if (lineMode) {
+                hex16(out, remote.guid().value()).append(' ');
+            }
+            portColumns(out, remote.lid() != 0 ? remote.lid() : remote.node().lid(), remote.number());
+            out.append(" \"").append(name(remote.node())).append("\" (").append(widthAdvice(port, remote)).append(' ')
+                    .append(speedAdvice(port, remote)).append(')');
+        } else if (state == PortState.DOWN.value()) {
+            out.append("           [  ] \"\" ( )");
+        } else {
+            out.append("    \"Port not available\"");
+        }
+        out.append('\n');
+    }
+
+    /** {@code %6d %4d[%2s]} with an empty string: a LID and a port number. */
+    private static void portColumns(StringBuilder out, int lid, int number) {
+        padLeft(out, Integer.toString(lid), 6).append(' ');
+        padLeft(out, Integer.toString(number), 4).append("[  ]");
     }
 
     /**
@@ -248,18 +263,43 @@ final class IblinkinfoCommand extends FabricCommand {
      * PortInfo components of a Down port may be invalid).
      */
     static String link(Port port) {
+        return link(new StringBuilder(48), port).toString();
+    }
+
+    /** {@link #link(Port)} appended to {@code out}: {@code (%3s %18s %6s/%8s)}, or {@code (%14s%6s/%8s)} when Down. */
+    private static StringBuilder link(StringBuilder out, Port port) {
         SmpPortInfo info = port.info();
-        SmpPortInfo capabilities = capabilityInfo(port);
         int state = info.portState();
+        out.append('(');
         if (state == PortState.DOWN.value()) {
-            return String.format("(              %6s/%8s)", PortState.describe(state), PhysPortState.describe(info.portPhysicalState()));
+            out.append("              ");
+        } else {
+            SmpPortInfo capabilities = capabilityInfo(port);
+            int width = capabilities == null ? 0 : info.linkWidthActive();
+            int speed = capabilities == null ? 0 : info.linkSpeedActive();
+            int extSpeed = capabilities != null && (capabilities.capabilityMask() & CAP_HAS_EXT_SPEEDS) != 0 ? info.linkSpeedExtActive() : 0;
+            padLeft(out, LinkWidth.describe(width), 3).append(' ');
+            padLeft(out, extSpeed == 0 ? LinkSpeed.describe(speed) : LinkSpeedExt.describe(extSpeed), 18).append(' ');
         }
-        int width = capabilities == null ? 0 : info.linkWidthActive();
-        int speed = capabilities == null ? 0 : info.linkSpeedActive();
-        int extSpeed = capabilities != null && (capabilities.capabilityMask() & CAP_HAS_EXT_SPEEDS) != 0 ? info.linkSpeedExtActive() : 0;
-        return String.format("(%3s %18s %6s/%8s)", LinkWidth.describe(width),
-                extSpeed == 0 ? LinkSpeed.describe(speed) : LinkSpeedExt.describe(extSpeed),
-                PortState.describe(state), PhysPortState.describe(info.portPhysicalState()));
+        padLeft(out, PortState.describe(state), 6).append('/');
+        return padLeft(out, PhysPortState.describe(info.portPhysicalState()), 8).append(')');
+    }
+
+    /** {@code %Ns}: {@code text} right-aligned in {@code width} columns. */
+    private static StringBuilder padLeft(StringBuilder out, String text, int width) {
+        for (int pad = width - text.length(); pad > 0; pad--) {
+            out.append(' ');
+        }
+        return out.append(text);
+    }
+
+    /** {@code 0x%016x}. */
+    private static StringBuilder hex16(StringBuilder out, long value) {
+        out.append("0x");
+        for (int shift = 60; shift >= 0; shift -= 4) {
+            out.append(Character.forDigit((int) (value >>> shift) & 0xF, 16));
+        }
+        return out;
     }
 
     /** The PortInfo whose CapabilityMask speaks for a port: port 0's on a switch (null if unread), the port's own otherwise. */

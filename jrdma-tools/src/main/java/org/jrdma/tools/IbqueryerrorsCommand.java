@@ -34,8 +34,9 @@ import picocli.CommandLine.Option;
  * thresholds ({@link ErrorThresholds}), then a summary, as infiniband-diags' ibqueryerrors prints
  * them; exit status 1 when some port has errors. A switch whose agent can read all its ports at
  * once (ClassPortInfo AllPortSelect) is read as a whole first, port by port only if it has errors.
- * The nodes are read in parallel on the MAD schedule, each node's reads in the C tool's order, and
- * printed in libibnetdisc's order (the reverse of discovery order).
+ * The nodes are read in parallel, each node's reads in the C tool's order, their MADs submitted to
+ * the engine with no thread waiting for a reply ({@link ParallelReads#submitted}), and printed in
+ * libibnetdisc's order (the reverse of discovery order).
  *
  * <p>{@code -G}/{@code -S} (a port GUID) or {@code -D} (a directed route) report the one node that
  * holds the port, found by a scan one hop around it.
@@ -265,8 +266,8 @@ final class IbqueryerrorsCommand extends FabricCommand {
         ErrorThresholds thresholds = ErrorThresholds.read(thresholdFile, thresholdNames());
         List<Node> nodes = reported.stream().filter(this::selected).toList();
         GmpClient gmp = gmp();
-        List<ParallelReads.Outcome<NodeReport>> outcomes = ParallelReads.of(nodes, engine().maxOutstanding(),
-                node -> new NodeCheck(gmp, node, map.name(node.guid(), node.description()), thresholds).run());
+        List<ParallelReads.Outcome<NodeReport>> outcomes = ParallelReads.submitted(nodes, engine().maxOutstanding(), gmp,
+                (node, perfMgt) -> new NodeCheck(perfMgt, node, map.name(node.guid(), node.description()), thresholds).run());
         progressDone();
         Report report = new Report(outcomes.stream().map(ParallelReads.Outcome::value).toList(), thresholds, suppressed);
         int status = report.badPorts() != 0 ? 1 : ExitCodes.OK;
@@ -348,9 +349,12 @@ final class IbqueryerrorsCommand extends FabricCommand {
         err.flush();
     }
 
-    /** One node's reads, in the C tool's order ({@code print_node}), with its output. */
+    /**
+     * One node's reads, in the C tool's order ({@code print_node}), with its output: a function of
+     * the node and the answers of its MADs, replayed as {@link ParallelReads#submitted} does.
+     */
     private final class NodeCheck {
-        private final GmpClient gmp;
+        private final ParallelReads.PerfMgt perfMgt;
         private final Node node;
         private final String name;
         private final ErrorThresholds thresholds;
@@ -364,8 +368,8 @@ final class IbqueryerrorsCommand extends FabricCommand {
         private int capMask;
         private int capMask2;
 
-        NodeCheck(GmpClient gmp, Node node, String name, ErrorThresholds thresholds) {
-            this.gmp = gmp;
+        NodeCheck(ParallelReads.PerfMgt perfMgt, Node node, String name, ErrorThresholds thresholds) {
+            this.perfMgt = perfMgt;
             this.node = node;
             this.name = name;
             this.thresholds = thresholds;
@@ -422,7 +426,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
 
         /** {@code query_cap_mask}: the agent's ClassPortInfo capabilities; false (and none) if it did not answer. */
         private boolean readCapabilities(int lid, int port) {
-            MadClassPortInfo cpi = query("query_cap_mask", "classportinfo", lid, port, () -> gmp.performanceGet(new MadClassPortInfo(), lid, 0));
+            MadClassPortInfo cpi = query("query_cap_mask", "classportinfo", lid, port, () -> perfMgt.performanceGet(new MadClassPortInfo(), lid, 0));
             if (cpi == null) {
                 return false;
             }
@@ -434,14 +438,14 @@ final class IbqueryerrorsCommand extends FabricCommand {
         /** {@code print_errors}: reads the counters of {@code port} and reports them if beyond threshold; whether it did. */
         private boolean errors(int lid, int port) {
             PmPortCounters pc = query("print_errors", "IB_GSI_PORT_COUNTERS", lid, port,
-                    () -> gmp.performanceGet(new PmPortCounters().portSelect(port), lid, 0));
+                    () -> perfMgt.performanceGet(new PmPortCounters().portSelect(port), lid, 0));
             if (pc == null) {
                 return false;
             }
             PmPortCountersExtended pce = null;
             if (extendedWidth()) {
                 pce = query("print_errors", "IB_GSI_PORT_COUNTERS_EXT", lid, port,
-                        () -> gmp.performanceGet(new PmPortCountersExtended().portSelect(port), lid, 0));
+                        () -> perfMgt.performanceGet(new PmPortCountersExtended().portSelect(port), lid, 0));
                 if (pce == null) {
                     return false;
                 }
@@ -516,7 +520,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
         /** {@code --details} of PortXmitDiscards: the non-zero counters of PortXmitDiscardDetails. */
         private List<Reading> xmitDiscardDetails(int lid, int port) {
             PmPortXmitDiscardDetails d = query("query_and_dump", "PortXmitDiscardDetails", lid, port,
-                    () -> gmp.performanceGet(new PmPortXmitDiscardDetails().portSelect(port), lid, 0));
+                    () -> perfMgt.performanceGet(new PmPortXmitDiscardDetails().portSelect(port), lid, 0));
             return d == null ? List.of() : nonZero(List.of("PortInactiveDiscards", "PortNeighborMTUDiscards", "PortSwLifetimeLimitDiscards",
                     "PortSwHOQLifetimeLimitDiscards"), List.of(d.portInactiveDiscards(), d.portNeighborMtuDiscards(),
                     d.portSwLifetimeLimitDiscards(), d.portSwHoqLifetimeLimitDiscards()));
@@ -525,7 +529,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
         /** {@code --details} of PortRcvErrors: the non-zero counters of PortRcvErrorDetails. */
         private List<Reading> rcvErrorDetails(int lid, int port) {
             PmPortRcvErrorDetails d = query("query_and_dump", "PortRcvErrorDetails", lid, port,
-                    () -> gmp.performanceGet(new PmPortRcvErrorDetails().portSelect(port), lid, 0));
+                    () -> perfMgt.performanceGet(new PmPortRcvErrorDetails().portSelect(port), lid, 0));
             return d == null ? List.of() : nonZero(List.of("PortLocalPhysicalErrors", "PortMalformedPktErrors", "PortBufferOverrunErrors",
                     "PortDLIDMappingErrors", "PortVLMappingErrors", "PortLoopingErrors"), List.of(d.portLocalPhysicalErrors(),
                     d.portMalformedPacketErrors(), d.portBufferOverrunErrors(), d.portDlidMappingErrors(), d.portVlMappingErrors(),
@@ -548,7 +552,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
             List<Long> values = new ArrayList<>();
             if (extendedWidth()) {
                 PmPortCountersExtended pce = query("print_data_cnts", "IB_GSI_PORT_COUNTERS_EXT", lid, port,
-                        () -> gmp.performanceGet(new PmPortCountersExtended().portSelect(port), lid, 0));
+                        () -> perfMgt.performanceGet(new PmPortCountersExtended().portSelect(port), lid, 0));
                 if (pce == null) {
                     return;
                 }
@@ -556,7 +560,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
                 counters.forEach(c -> values.add(c.extended().applyAsLong(pce)));
             } else {
                 PmPortCounters pc = query("print_data_cnts", "IB_GSI_PORT_COUNTERS", lid, port,
-                        () -> gmp.performanceGet(new PmPortCounters().portSelect(port), lid, 0));
+                        () -> perfMgt.performanceGet(new PmPortCounters().portSelect(port), lid, 0));
                 if (pc == null) {
                     return;
                 }
@@ -602,14 +606,14 @@ final class IbqueryerrorsCommand extends FabricCommand {
             }
             if (mask != 0) {
                 int select = mask;
-                if (!reset(() -> gmp.performanceSet(new PmPortCounters().portSelect(port).counterSelect(select & 0xFFFF)
+                if (!reset(() -> perfMgt.performanceSet(new PmPortCounters().portSelect(port).counterSelect(select & 0xFFFF)
                         .counterSelect2(select >>> 16), lid, 0))) {
                     err.add("Failed to reset errors " + name + " port " + port);
                 }
             }
             if (clearErrors && details) {
-                reset(() -> gmp.performanceSet(new PmPortXmitDiscardDetails().portSelect(port).counterSelect(0xF), lid, 0));
-                reset(() -> gmp.performanceSet(new PmPortRcvErrorDetails().portSelect(port).counterSelect(0x3F), lid, 0));
+                reset(() -> perfMgt.performanceSet(new PmPortXmitDiscardDetails().portSelect(port).counterSelect(0xF), lid, 0));
+                reset(() -> perfMgt.performanceSet(new PmPortRcvErrorDetails().portSelect(port).counterSelect(0x3F), lid, 0));
             }
             if (extendedWidth()) {
                 long extMask = 0;
@@ -623,7 +627,7 @@ final class IbqueryerrorsCommand extends FabricCommand {
                     }
                 }
                 long select = extMask;
-                if (extMask != 0 && !reset(() -> gmp.performanceSet(new PmPortCountersExtended().portSelect(port)
+                if (extMask != 0 && !reset(() -> perfMgt.performanceSet(new PmPortCountersExtended().portSelect(port)
                         .counterSelect((int) (select & 0xFFFF)).counterSelect2(select >>> 16), lid, 0))) {
                     err.add("Failed to reset extended data counters " + name + ", Lid " + lid + " port " + port);
                 }

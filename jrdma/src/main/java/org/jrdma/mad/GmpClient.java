@@ -2,6 +2,7 @@ package org.jrdma.mad;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.jrdma.iba.wire.IbaStruct;
 import org.jrdma.iba.wire.MadAttribute;
@@ -46,6 +47,30 @@ public final class GmpClient {
     /** PerformanceSet: writes a PerfMgt attribute (e.g. PortCounters to reset counters); the answer is written back. */
     public <T extends IbaStruct & MadAttribute> T performanceSet(T attribute, int lid, long attributeModifier) {
         return Attributes.into(attribute, transactor.performanceSet(attribute, path(lid), attributeModifier));
+    }
+
+    /**
+     * PerformanceGet without waiting, for callers with many to make (a fabric's counters): the
+     * answer is read into {@code attribute} and {@code done} gets it, or gets the failure
+     * {@link #performanceGet} would have thrown, on the engine's receiver thread
+     * ({@link MadEngine#submit}), which {@code done} must not block. A reply redirecting the
+     * request to another agent is followed on a virtual thread, and {@code done} runs there.
+     */
+    public <T extends IbaStruct & MadAttribute> void performanceGetAsync(T attribute, int lid, long attributeModifier,
+            BiConsumer<? super T, RuntimeException> done) {
+        submit(Rpc.PERFORMANCE_GET, attribute, lid, attributeModifier, done);
+    }
+
+    /** PerformanceSet without waiting, as {@link #performanceGetAsync}: {@code done} gets the answer written back, or the failure. */
+    public <T extends IbaStruct & MadAttribute> void performanceSetAsync(T attribute, int lid, long attributeModifier,
+            BiConsumer<? super T, RuntimeException> done) {
+        submit(Rpc.PERFORMANCE_SET, attribute, lid, attributeModifier, done);
+    }
+
+    private <T extends IbaStruct & MadAttribute> void submit(Rpc rpc, T attribute, int lid, long attributeModifier,
+            BiConsumer<? super T, RuntimeException> done) {
+        transactor.submit(rpc, attribute, path(lid), attributeModifier,
+                (answer, failure) -> done.accept(failure == null ? Attributes.into(attribute, answer) : null, failure));
     }
 
     /**

@@ -565,28 +565,38 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
     }
 
     /**
-     * SubnGet or SubnSet of {@code attribute} on {@code path} without waiting: {@code done} gets
-     * the attribute the reply carries, or the failure {@link #call} would have thrown, on the
-     * engine's receiver thread ({@link MadEngine#submit}). SMPs only, which are never redirected.
+     * {@code rpc} of {@code attribute} on {@code path} without waiting: {@code done} gets the
+     * attribute the reply carries, or the failure {@link #call} would have thrown, on the engine's
+     * receiver thread ({@link MadEngine#submit}). SMPs, and GMPs of classes without the RMPP
+     * header (PerfMgt, DevMgt, BM, CommMgt, vendor 0x09-0x0F): a GMP goes where its class's
+     * requests to that destination are redirected, and a reply that redirects it is followed on a
+     * virtual thread of its own (the path to a GID-only redirection comes from the SA, a blocking
+     * query), as {@link #transact} follows it.
+     *
+     * @throws IllegalArgumentException if the class has the RMPP header (SA, vendor 0x30-0x4F), or the request is longer than one MAD
      */
     <T extends IbaStruct & MadAttribute> void submit(Rpc rpc, T attribute, IBPath path, long attributeModifier,
             BiConsumer<T, RuntimeException> done) {
         MadCall<T> call = MadCall.of(rpc, attribute, path, attributeModifier, 0, 0);
-        if (!MadAddress.isSmp(call.mgmtClass())) {
-            throw new IllegalArgumentException(call + " is not an SMP");
-        }
-        byte[] request = call.request(path);
-        engine.submit(request, MadAddress.forPath(path, call.mgmtClass()), timeout(path), retries(path), (reply, failure) -> {
+        IBPath target = redirects.target(call.mgmtClass(), path);
+        byte[] request = call.request(target);
+        engine.submit(request, MadAddress.forPath(target, call.mgmtClass()), timeout(target), retries(target), (reply, failure) -> {
             T result;
             try {
                 if (failure instanceof MadException e) {
-                    throw inContext(e, call + " to " + path, new MadException.Exchange(request, e.reply().orElse(null), path));
+                    if (e instanceof MadTimeoutException && target != path) {
+                        redirects.forget(call.mgmtClass(), path);
+                    }
+                    throw inContext(e, call + " to " + target, new MadException.Exchange(request, e.reply().orElse(null), target));
                 }
                 if (failure != null) {
                     throw failure;
                 }
-                Transaction transaction = new Transaction(call, request, reply, path);
-                transaction.check();
+                Transaction transaction = new Transaction(call, request, reply, target);
+                if (transaction.check() != 0) {
+                    ASYNC.execute(() -> redirected(call, path, transaction, attribute, done));
+                    return;
+                }
                 result = transaction.attribute(Attributes.factoryOf(attribute));
             } catch (RuntimeException e) {
                 done.accept(null, e);
@@ -596,13 +606,30 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
         });
     }
 
+    /** The rest of a submitted GMP whose first reply redirected it, blocking as {@link #transact} does. */
+    private <T extends IbaStruct & MadAttribute> void redirected(MadCall<T> call, IBPath path, Transaction redirection, T attribute,
+            BiConsumer<T, RuntimeException> done) {
+        T result;
+        try {
+            result = transact(call, path, follow(redirection, path), 1).attribute(Attributes.factoryOf(attribute));
+        } catch (RuntimeException e) {
+            done.accept(null, e);
+            return;
+        }
+        done.accept(result, null);
+    }
+
     /**
      * Makes {@code call} on {@code path}, or where the class's requests to that destination are
      * redirected, following redirections; returns the checked transaction.
      */
     Transaction transact(MadCall<?> call, IBPath path) {
-        IBPath target = redirects.target(call.mgmtClass(), path);
-        for (int redirected = 0; ; redirected++) {
+        return transact(call, path, redirects.target(call.mgmtClass(), path), 0);
+    }
+
+    /** {@link #transact(MadCall, IBPath)} from {@code target}, after {@code redirected} redirections. */
+    private Transaction transact(MadCall<?> call, IBPath path, IBPath target, int redirected) {
+        for (; ; redirected++) {
             byte[] request = call.request(target);
             ReceivedMad reply;
             try {
@@ -623,9 +650,13 @@ public sealed class MadTransactor implements AutoCloseable permits SaTransactor 
             if (redirected == MAX_REDIRECTS) {
                 throw new MadException(transaction + " was redirected more than " + MAX_REDIRECTS + " times", transaction.exchange());
             }
-            target = redirects.follow(transaction, path,
-                    gid -> PathResolver.resolvePath(this, IBPath.builder(endPort).dgid(gid).build(), true));
+            target = follow(transaction, path);
         }
+    }
+
+    /** Where the redirection {@code transaction} answered with sends requests to {@code path}'s agent, remembered. */
+    private IBPath follow(Transaction transaction, IBPath path) {
+        return redirects.follow(transaction, path, gid -> PathResolver.resolvePath(this, IBPath.builder(endPort).dgid(gid).build(), true));
     }
 
     // Serving requests (the seed's parse_request, send_reply, send_error_reply, send_error_exc)

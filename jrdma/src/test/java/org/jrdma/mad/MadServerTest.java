@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -236,6 +237,42 @@ class MadServerTest {
                 assertEquals(2, asked.get(), "after the timeout the original agent was asked again");
                 assertEquals(back.lid(), targetLid);
             }
+        }
+    }
+
+    /**
+     * A submitted GMP ({@link MadTransactor#submit}) follows a redirection as the blocking call
+     * does, its completion on a virtual thread; the next one goes to the new agent at once, its
+     * completion on the receiver thread.
+     */
+    @Test
+    void aSubmittedGmpFollowsARedirectAndRemembersIt(Fabric fabric) {
+        AtomicInteger asked = new AtomicInteger();
+        AtomicInteger answered = new AtomicInteger();
+        try (SimAgent original = new SimAgent(fabric, "node03 HCA-1");
+                SimAgent client = new SimAgent(fabric, "node01 HCA-1");
+                SimAgent redirected = redirectTarget(fabric, answered)) {
+            int targetLid = redirected.lid();
+            original.mt.registerServer(Mad.CLASS_DEVICE_MGMT, 1, GET_SET, 0);
+            original.serve((agent, request) -> {
+                asked.incrementAndGet();
+                agent.mt.sendReply(request, new MadClassPortInfo().redirectLid(targetLid).redirectQp(Iba.QP1)
+                        .redirectQKey(Iba.IB_DEFAULT_QP1_QKEY & 0xFFFF_FFFFL).redirectPKey(Iba.DEFAULT_PKEY), Mad.STATUS_REDIRECT);
+            });
+            IBPath toOriginal = client.patientPath(original.lid());
+            for (String thread : new String[] {"mad-async", "jrdma-mad-receiver"}) {
+                CompletableFuture<MadClassPortInfo> answer = new CompletableFuture<>();
+                client.mt.submit(Rpc.DEV_MGT_GET, new MadClassPortInfo(), toOriginal, 0, (cpi, failure) -> {
+                    if (failure != null || !Thread.currentThread().getName().startsWith(thread)) {
+                        answer.completeExceptionally(failure != null ? failure : new AssertionError(Thread.currentThread().getName()));
+                    } else {
+                        answer.complete(cpi);
+                    }
+                });
+                assertEquals(0x0C04, answer.join().capabilityMask(), "answered by node04");
+            }
+            assertEquals(1, asked.get(), "the second request went to node04 at once");
+            assertEquals(2, answered.get());
         }
     }
 
