@@ -1,6 +1,7 @@
 package org.jrdma.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -74,15 +75,6 @@ class PythonRdmaCommandsTest {
         assertEquals(out, ours.out());
         assertEquals(err, ours.err());
         assertEquals(c.exitValue(), ours.exitCode());
-    }
-
-    /** rdma_bw has no JSON document: it refuses --json before it listens (it would wait for a client). */
-    @Test
-    @Order(1)
-    void rdmaBwRefusesJson() {
-        IbtoolRun run = IbtoolRun.of("rdma_bw", "--json");
-        assertEquals(ExitCodes.USAGE, run.exitCode());
-        assertTrue(run.err().contains("--json: rdma_bw has no JSON document yet"), run.err());
     }
 
     @Test
@@ -186,31 +178,66 @@ class PythonRdmaCommandsTest {
         assertFailure(ibtool("set_port_state", "0,7"), "E: Need to have a port index for switch 0002:c903:0000:0a02\n");
         assertFailure(ibtool("set_port_state", "-D", "0,9@1"), "E: Could not find path 0,9 in the subnet\n");
 
-        IbtoolRun json = ibtool("set_port_state", "--json", "0,7@7");
-        assertEquals(ExitCodes.USAGE, json.exitCode());
-        assertTrue(json.err().contains("--json: set_port_state has no JSON document yet"), json.err());
+        JsonNode dryJson = TextAndJson.parse(ibtool("set_port_state", "--json", "IBPath(DLID=" + sw2 + ")@1", "0,7@8"));
+        assertEquals(2, dryJson.get("ports").size(), dryJson.toString());
+        assertTrue(dryJson.get("portPhysicalState") == null && dryJson.get("portState") == null, dryJson.toString());
+        for (int i = 0; i < 2; i++) {
+            JsonNode port = dryJson.get("ports").get(i);
+            assertEquals(dry.out().lines().toList().get(i), "Would have changed " + guidText(port.get("portGuid").asText()) + "@"
+                    + port.get("portNum").asInt() + " on DR Path (" + String.join(", ", port.get("route").valueStream()
+                    .map(JsonNode::asText).toList()) + ")");
+            assertFalse(port.get("set").asBoolean());
+            assertEquals(4, port.get("portInfo").get("portState").asInt(), "Active before: " + port);
+        }
+        IbtoolRun failed = ibtool("set_port_state", "--json", "-D", "0,9@1");
+        assertEquals(CmdError.STATUS, failed.exitCode());
+        assertEquals("Could not find path 0,9 in the subnet", TextAndJson.parse(failed).get("error").get("message").asText());
 
         IbtoolRun disable = ibtool("set_port_state", "--disable", "0,7@7");
         assertEquals(0, disable.exitCode(), disable.out() + disable.err());
         assertTrue(fabric.run("smpquery", "-D", "portinfo", "0,8", "7").orThrow().stdout()
                 .contains("PhysLinkState:...................Disabled\n"));
-        IbtoolRun enable = ibtool("set_port_state", "--enable", "0,8@7");
+        IbtoolRun enable = ibtool("set_port_state", "--json", "--enable", "0,8@7");
         assertEquals(0, enable.exitCode(), enable.out() + enable.err());
         assertTrue(fabric.run("smpquery", "-D", "portinfo", "0,8", "7").orThrow().stdout()
                 .contains("PhysLinkState:...................Polling\n"));
+        JsonNode enabled = TextAndJson.parse(enable);
+        assertEquals(2, enabled.get("portPhysicalState").asInt(), enabled.toString());
+        assertEquals(0, enabled.get("portState").asInt(), enabled.toString());
+        JsonNode port = enabled.get("ports").get(0);
+        assertEquals(7, port.get("portNum").asInt());
+        assertTrue(port.get("set").asBoolean());
+        assertEquals(3, port.get("portInfo").get("portPhysicalState").asInt(), "Disabled before the Set: " + port);
+        assertEquals("[0,8]", port.get("route").toString());
+    }
+
+    /** {@code 0x0002c90300000a02} as python-rdma prints a GUID: {@code 0002:c903:0000:0a02}. */
+    private static String guidText(String hex) {
+        String digits = hex.substring(2);
+        return String.join(":", digits.substring(0, 4), digits.substring(4, 8), digits.substring(8, 12), digits.substring(12));
     }
 
     @Test
     @Order(6)
     void initAllPortsLeavesEveryLinkInInitialize() {
         assertTrue(fabric.run("smpquery", "-D", "portinfo", "0,8", "1").orThrow().stdout().contains("LinkState:.......................Active\n"));
-        IbtoolRun run = ibtool("init_all_ports");
+        IbtoolRun run = ibtool("init_all_ports", "--json");
         assertEquals(0, run.exitCode(), run.out() + run.err());
-        assertEquals("", run.out());
-        for (List<String> port : List.of(List.of("0", "1"), List.of("0", "2"), List.of("0", "8"), List.of("0,8", "1"),
-                List.of("0,8", "2"), List.of("0,1", "1"))) {
-            String c = fabric.run("smpquery", "-D", "portinfo", port.get(0), port.get(1)).orThrow().stdout();
+        JsonNode reset = TextAndJson.parse(run).get("ports");
+        List<String> set = new java.util.ArrayList<>();
+        for (JsonNode port : reset) {
+            assertEquals(4, port.get("portState").asInt(), "Active before: " + port);
+            assertTrue(port.get("failure") == null, port.toString());
+            String route = String.join(",", port.get("route").valueStream().map(JsonNode::asText).toList());
+            set.add(route + " " + port.get("portNum").asInt());
+            String c = fabric.run("smpquery", "-D", "portinfo", route, port.get("portNum").asText()).orThrow().stdout();
             assertTrue(c.contains("LinkState:.......................Initialize\n"), port + ": " + c);
         }
+        for (String port : List.of("0 1", "0 2", "0 8", "0,8 1", "0,8 2", "0,1 1")) {
+            assertTrue(set.contains(port), port + " in " + set);
+        }
+        IbtoolRun again = ibtool("init_all_ports");
+        assertEquals(0, again.exitCode(), again.out() + again.err());
+        assertEquals("", again.out(), "every link is in Initialize already");
     }
 }

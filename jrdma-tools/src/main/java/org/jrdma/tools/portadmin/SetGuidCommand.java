@@ -82,7 +82,7 @@ public final class SetGuidCommand extends PackageFabricCommand {
             out().print(SaRecordPrinter.guidInfo(answer.toBytes()));
             return ExitCodes.OK;
         } catch (RdmaException e) {
-            return new CmdError(e).report(out());
+            throw new CmdError(e);
         }
     }
 

@@ -120,7 +120,7 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
             }
             return ExitCodes.OK;
         } catch (RdmaException e) {
-            return new CmdError(e).report(out());
+            throw new CmdError(e);
         }
     }
 
