@@ -173,6 +173,8 @@ class PythonRdmaCommandsTest {
         IbtoolRun dry = ibtool("set_port_state", "IBPath(DLID=" + sw2 + ")@1", "0,7@8");
         assertEquals("Would have changed 0002:c903:0000:0a02@1 on DR Path (0, 7)\n"
                 + "Would have changed 0002:c903:0000:0a02@8 on DR Path (0, 7)\n", dry.out(), dry.err());
+        IbtoolRun dryByLid = ibtool("set_port_state", "--discovery", "LID", "IBPath(DLID=" + sw2 + ")@1", "0,7@8");
+        assertEquals(dry.out(), dryByLid.out(), "python-rdma's LID discovery finds the links the DR walk finds\n" + dryByLid.err());
         assertFailure(ibtool("set_port_state", "--disable", "fe80::2:c903:0:1031"),
                 "E: No DR path exists to 0002:c903:0000:1031 port 1 - try using the peer 0002:c903:0000:0a02 port 1\n");
         assertFailure(ibtool("set_port_state", "0,7"), "E: Need to have a port index for switch 0002:c903:0000:0a02\n");

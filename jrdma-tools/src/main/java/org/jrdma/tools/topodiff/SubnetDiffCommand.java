@@ -29,7 +29,8 @@ import picocli.CommandLine.Parameters;
  * with what only one side has. REFERENCE (and CURRENT, which then replaces the live subnet) is a
  * libibnetdisc cache, as {@code ibnetdiscover --cache FILE} writes it (python-rdma pickles its own
  * subnet object instead), its name's {@code $C}, {@code $P} and {@code $A} the local port's when it
- * is alone; without CURRENT the subnet is discovered by directed route, or from the
+ * is alone; without CURRENT the subnet is discovered by directed route, by python-rdma's LID walk
+ * with {@code --discovery LID} ({@link SubnetDiscovery#byLid}), or from the
  * SA's records with {@code --sa} or {@code --discovery SA}. {@code --cache FILE} is python-rdma's
  * discovery cache: the current subnet is read from FILE when it exists (unless
  * {@code --refresh-cache}), else discovered and saved there.
@@ -55,7 +56,8 @@ public final class SubnetDiffCommand extends PackageFabricCommand {
     boolean sa;
 
     @Option(names = "--discovery", paramLabel = "{LID|DR|SA}",
-            description = "how to discover the current subnet: DR and LID by directed-route SMPs, SA from the SA's records")
+            description = "how to discover the current subnet: DR by directed-route SMPs, LID each node read by LID-routed SMPs "
+                    + "once a directed-route hop found it, SA from the SA's records")
     String discovery;
 
     @Option(names = "--cache", paramLabel = "FILE", description = "read the current subnet from FILE if it exists, else discover it and save it there")
@@ -135,7 +137,7 @@ public final class SubnetDiffCommand extends PackageFabricCommand {
             IBPath path = saPath == null ? transactor.saPath() : saPath(endPort);
             return SubnetDiscovery.fromSa(transactor.withSaPath(path.toBuilder().smKey(smKey).build()));
         }
-        return SubnetDiscovery.run(smp());
+        return "LID".equals(discovery) ? SubnetDiscovery.byLid(smp()) : SubnetDiscovery.run(smp());
     }
 
     /**
