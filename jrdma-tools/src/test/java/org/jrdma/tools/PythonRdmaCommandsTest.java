@@ -57,6 +57,13 @@ class PythonRdmaCommandsTest {
         return IbtoolRun.of(all);
     }
 
+    /** The SM's LID, as C sminfo reads it. */
+    private static int smLid() {
+        Matcher m = Pattern.compile("sm lid (\\d+) ").matcher(fabric.run("sminfo").orThrow().stdout());
+        assertTrue(m.find());
+        return Integer.parseInt(m.group(1));
+    }
+
     /** The LID of the end port at a directed route from sw1, as C ibaddr reads it. */
     private static int lidAt(String route) {
         Matcher m = IBADDR.matcher(fabric.run("ibaddr", "-D", route).orThrow().stdout());
@@ -97,6 +104,8 @@ class PythonRdmaCommandsTest {
         assertTrue(counters.out().startsWith("PortCounters\n  portSelect......................1\n"), counters.out());
         IbtoolRun table = ibtool("query", "SubnAdmGetTable", "SANodeRecord", "-f", "LID=" + lid);
         assertEquals(0, table.exitCode(), table.out());
+        assertEquals(table.out(), ibtool("query", "--sa-path", Integer.toString(smLid()), "--smkey", "0", "--int-names",
+                "SubnAdmGetTable", "SANodeRecord", "-f", "LID=" + lid).out(), "the SA at --sa-path answers as at the SM LID");
         assertTrue(table.out().startsWith("Reply structure #0\n  NodeRecord\n"), table.out());
         assertEquals(1, table.out().lines().filter(l -> l.startsWith("Reply structure #")).count(), table.out());
         JsonNode json = new ObjectMapper().readTree(ibtool("query", "--json", "SubnGet", "SmpNodeInfo", Integer.toString(lid)).out());
@@ -160,6 +169,15 @@ class PythonRdmaCommandsTest {
         assertEquals(0, byGid.exitCode(), byGid.out());
         assertTrue(fabric.run("saquery", "GIR", Integer.toString(lid)).orThrow().stdout()
                 .contains("\t\tGUID 2.....................0x0002c903000010fe\n"));
+        // python-rdma's --int-names: the record by its IBA field names; --sa-path and --smkey: the SA's path and SM_Key
+        IbtoolRun internal = ibtool("set_guid", "--int-names", "--sa-path", Integer.toString(smLid()), "--smkey", "0",
+                Integer.toString(lid), "3", "0x0002c903000010fc");
+        assertEquals(0, internal.exitCode(), internal.out() + internal.err());
+        assertTrue(internal.out().startsWith("GuidInfoRecord\n"), internal.out());
+        assertTrue(internal.out().contains("  guidInfo.guid3" + ".".repeat(18) + "0x0002c903000010fc\n"), internal.out());
+        assertTrue(fabric.run("saquery", "GIR", Integer.toString(lid)).orThrow().stdout()
+                .contains("\t\tGUID 3.....................0x0002c903000010fc\n"));
+        assertEquals(ExitCodes.USAGE, ibtool("set_guid", "--sa-path", "no(path", Integer.toString(lid), "4", "0x0002c903000010fb").exitCode());
         IbtoolRun baseGuid = ibtool("set_guid", Integer.toString(lid), "0", "0x0002c903000010fd");
         assertEquals(CmdError.STATUS, baseGuid.exitCode());
         assertTrue(baseGuid.out().startsWith("E: SubnAdmSet(GuidInfoRecord"), baseGuid.out());
@@ -173,6 +191,11 @@ class PythonRdmaCommandsTest {
         IbtoolRun dry = ibtool("set_port_state", "IBPath(DLID=" + sw2 + ")@1", "0,7@8");
         assertEquals("Would have changed 0002:c903:0000:0a02@1 on DR Path (0, 7)\n"
                 + "Would have changed 0002:c903:0000:0a02@8 on DR Path (0, 7)\n", dry.out(), dry.err());
+        IbtoolRun dryBySa = ibtool("set_port_state", "--sa-path", Integer.toString(smLid()), "--smkey", "0", "IBPath(DLID=" + sw2 + ")@1",
+                "0,7@8");
+        assertEquals(dry.out(), dryBySa.out(), "--sa-path: discovered from the SA's records there\n" + dryBySa.err());
+        assertFailure(ibtool("set_port_state", "--sa-path", Integer.toString(smLid()), "--discovery", "DR", "0,7@8"),
+                "E: Can't combine --sa with discovery mode 'DR'\n");
         IbtoolRun dryByLid = ibtool("set_port_state", "--discovery", "LID", "IBPath(DLID=" + sw2 + ")@1", "0,7@8");
         assertEquals(dry.out(), dryByLid.out(), "python-rdma's LID discovery finds the links the DR walk finds\n" + dryByLid.err());
         assertFailure(ibtool("set_port_state", "--disable", "fe80::2:c903:0:1031"),
@@ -238,7 +261,7 @@ class PythonRdmaCommandsTest {
         for (String port : List.of("0 1", "0 2", "0 8", "0,8 1", "0,8 2", "0,1 1")) {
             assertTrue(set.contains(port), port + " in " + set);
         }
-        IbtoolRun again = ibtool("init_all_ports");
+        IbtoolRun again = ibtool("init_all_ports", "--smkey", "1", "--int-names");
         assertEquals(0, again.exitCode(), again.out() + again.err());
         assertEquals("", again.out(), "every link is in Initialize already");
     }

@@ -48,11 +48,17 @@ final class DiscoveryOptions {
      * The subnet: read from the cache file, or discovered as the mode says (and written to the
      * cache file when one is named).
      *
-     * @param smp SMPs from the local port
-     * @param sa  a transactor on the local end port, for {@code --discovery SA}
-     * @throws CmdError if the cache file cannot be read or written
+     * @param smp     SMPs from the local port
+     * @param sa      a transactor on the local end port, for {@code --discovery SA}
+     * @param toTheSa whether an option implies discovery from the SA ({@code --sa-path}), as
+     *                python-rdma's {@code --sa} does
+     * @throws CmdError if the cache file cannot be read or written, or {@code toTheSa} meets
+     *                  another discovery mode
      */
-    Subnet subnet(SmpClient smp, Supplier<MadTransactor> sa) {
+    Subnet subnet(SmpClient smp, Supplier<MadTransactor> sa, boolean toTheSa) {
+        if (toTheSa && mode != null && mode != Mode.SA) {
+            throw new CmdError("Can't combine --sa with discovery mode '" + mode + "'");
+        }
         if (cache != null && !refresh && Files.exists(cache)) {
             try {
                 return SubnetCache.read(cache);
@@ -60,7 +66,7 @@ final class DiscoveryOptions {
                 throw new CmdError("The file '" + cache + "' is not a valid cache file - " + e.getMessage());
             }
         }
-        Subnet subnet = switch (mode == null ? Mode.DR : mode) {
+        Subnet subnet = switch (toTheSa ? Mode.SA : mode == null ? Mode.DR : mode) {
             case LID -> SubnetDiscovery.byLid(smp).subnet();
             case DR -> SubnetDiscovery.run(smp).subnet();
             case SA -> SubnetDiscovery.fromSa(sa.get()).subnet();

@@ -18,6 +18,7 @@ import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PathTarget;
 import org.jrdma.tools.PathTargetOptions;
+import org.jrdma.tools.PythonRdmaOptions;
 import org.jrdma.tools.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,6 +38,9 @@ import picocli.CommandLine.Parameters;
  * <p>A target is an end port ({@link PathTarget}); {@code @PORT} names the port of its node to change,
  * needed for a switch and defaulting to the end port's own number on a channel adapter.
  * Failures are python-rdma's: {@code E: ...} on standard output, status 100 ({@link CmdError}).
+ * python-rdma's {@link PythonRdmaOptions}: {@code --sa-path} implies {@code --discovery SA} (its
+ * {@code --sa}) and is the SA's path with {@code --smkey}; {@code --int-names} changes nothing
+ * (no field is printed).
  *
  * <p>{@code --json} writes {@link Json}: the physical state and port state asked for, and each port
  * as the text names it, with the PortInfo read before the change and whether a SubnSet was sent.
@@ -63,6 +67,9 @@ public final class SetPortStateCommand extends PackageFabricCommand {
 
     @Mixin
     DiscoveryOptions discovery;
+
+    @Mixin
+    PythonRdmaOptions python;
 
     @Parameters(paramLabel = "TARGET@PORT_NUM", arity = "1..*", description = "an end port (LID, GUID, GID, directed route or "
             + "IBPath(...) specification) and the number of its node's port to change")
@@ -114,7 +121,7 @@ public final class SetPortStateCommand extends PackageFabricCommand {
     }
 
     private int change(List<PathTarget> parsed, List<Integer> portNumbers) {
-        Subnet subnet = discovery.subnet(smp(), this::saTransactor);
+        Subnet subnet = discovery.subnet(smp(), this::saTransactor, python.saPathGiven());
         List<Port> ports = new ArrayList<>();
         Set<Port> changed = new HashSet<>();
         for (int i = 0; i < parsed.size(); i++) {
@@ -180,9 +187,10 @@ public final class SetPortStateCommand extends PackageFabricCommand {
     }
 
     private MadTransactor saTransactor() {
-        return new SaTransactor(new MadTransactor(engine(), engine().transport().endPort().orElseThrow(
+        MadTransactor transactor = new MadTransactor(engine(), engine().transport().endPort().orElseThrow(
                 () -> new CmdError("--discovery SA needs the end port the MADs leave from, which " + engine().transport().describe()
-                        + " does not say"))).withTimeouts(madTimeout(), madRetries()));
+                        + " does not say"))).withTimeouts(madTimeout(), madRetries());
+        return new SaTransactor(transactor.withSaPath(python.saPath(transactor.endPort(), transactor::saPath)));
     }
 
     private static int portNumber(String text) {
