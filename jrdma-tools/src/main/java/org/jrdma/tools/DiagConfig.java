@@ -81,7 +81,8 @@ record DiagConfig(String ca, Long port, Long timeout, Long mKey, Long saKey) {
     /**
      * picocli's defaults for the {@link FabricOptions} of every command: {@code --Ca}, {@code --Port},
      * {@code --timeout} (a positive one) and {@code --m_key} from the {@link #DEFAULT} file (read
-     * once), overridden by the command's {@code -z} file, as the C tools read the default file
+     * once), overridden by the command's {@code -z} file (read once a command line, kept by its
+     * {@link FabricOptions#configuration}, where saquery's {@code sa_key} is read too), as the C tools read the default file
      * before their options and {@code -z}'s while reading them. picocli asks for defaults after
      * the options are parsed, for the options not given, so a value given on the command line wins
      * over both files wherever it stands (the C tools let a {@code -z} after {@code -C} replace the CA).
@@ -96,13 +97,10 @@ record DiagConfig(String ca, Long port, Long timeout, Long mKey, Long saKey) {
                         || field.getDeclaringClass() != FabricOptions.class) {
                     return null;
                 }
-                if (defaults == null) {
-                    defaults = read(DEFAULT);
-                }
-                DiagConfig config = defaults;
+                DiagConfig config = defaultFile();
                 for (CommandSpec mixin : arg.command().mixins().values()) {
-                    if (mixin.userObject() instanceof FabricOptions fabric && fabric.configFile != null) {
-                        config = defaults.with(read(fabric.configFile));
+                    if (mixin.userObject() instanceof FabricOptions fabric) {
+                        config = fabric.configuration(this::defaultFile);
                     }
                 }
                 return switch (option.longestName()) {
@@ -113,6 +111,13 @@ record DiagConfig(String ca, Long port, Long timeout, Long mKey, Long saKey) {
                     case "--m_key" -> config.mKey == null ? null : Long.toUnsignedString(config.mKey);
                     default -> null;
                 };
+            }
+
+            private DiagConfig defaultFile() {
+                if (defaults == null) {
+                    defaults = read(DEFAULT);
+                }
+                return defaults;
             }
         };
     }

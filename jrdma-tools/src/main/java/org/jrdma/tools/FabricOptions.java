@@ -3,6 +3,8 @@ package org.jrdma.tools;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaException;
 import org.jrdma.devices.RdmaDevice;
@@ -75,17 +77,33 @@ public final class FabricOptions {
             description = "use config file, default: " + "/etc/infiniband-diags/ibdiag.conf" + " (CA, Port, timeout, m_key, sa_key)")
     java.nio.file.Path configFile;
 
+    /** The configuration files' values, once read ({@link #configuration}), and the {@code -z} file they were read with. */
+    private DiagConfig configuration;
+    private java.nio.file.Path configurationFile;
+
+    /**
+     * The configuration's values: {@code defaults} (the default file's) overridden by
+     * {@code -z}'s file, read once for the command line (again only when {@code -z} names another
+     * file, a later command of a shell).
+     */
+    DiagConfig configuration(Supplier<DiagConfig> defaults) {
+        if (configuration == null || !Objects.equals(configurationFile, configFile)) {
+            DiagConfig config = defaults.get();
+            configuration = configFile == null ? config : config.with(DiagConfig.read(configFile));
+            configurationFile = configFile;
+        }
+        return configuration;
+    }
+
     /**
      * The SA's SM_Key from the configuration files ({@code sa_key} of the default file, then of
      * {@code -z}'s), which saquery puts in its requests unless {@code --smkey} is given, as the C
-     * tools do; 0 (untrusted) when neither file names one.
+     * tools do; 0 (untrusted) when neither file names one. The files are those the defaults of
+     * the other options were read from ({@link #configuration}), not read again.
      */
     long configuredSaKey() {
-        DiagConfig config = DiagConfig.read(DiagConfig.DEFAULT);
-        if (configFile != null) {
-            config = config.with(DiagConfig.read(configFile));
-        }
-        return config.saKey() == null ? 0 : config.saKey();
+        Long saKey = configuration(() -> DiagConfig.read(DiagConfig.DEFAULT)).saKey();
+        return saKey == null ? 0 : saKey;
     }
 
     @Option(names = {"-Y", "--pkey-idx"}, paramLabel = "<idx>", description = "P_Key table index for outgoing SA/GMP MADs (default 0; "

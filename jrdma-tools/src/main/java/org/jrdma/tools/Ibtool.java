@@ -138,6 +138,10 @@ public final class Ibtool implements Callable<Integer> {
         });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof CmdError pythonRdma) {
+                if (commandLine.getCommand() instanceof IbtoolCommand command && command.json()) {
+                    command.jsonError(pythonRdma.getMessage(), null, List.of(), CmdError.STATUS);
+                    return CmdError.STATUS;
+                }
                 return pythonRdma.report(commandLine.getOut());
             }
             if (!ExitCodes.reportable(e)) {

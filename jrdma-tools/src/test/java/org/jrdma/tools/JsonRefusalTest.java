@@ -5,15 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code --json} where a command has no document and where it had none until lately (README, "JSON
- * output"): the commands that refused it until they had a JSON document take it (where the fabric
+ * {@code --json} on the commands that had no JSON document until lately (README, "JSON output"): they that refused it until they had a JSON document take it (where the fabric
  * cannot be reached, the failure is their error document on standard output, with the status the
- * text run ends with); a command without a document refuses it with a usage error, itself a JSON
- * error document.
+ * text run ends with).
  */
 class JsonRefusalTest {
     @ParameterizedTest
@@ -28,12 +28,13 @@ class JsonRefusalTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"init_all_ports"})
-    void aCommandWithoutADocumentRefusesJson(String command) {
-        IbtoolRun run = IbtoolRun.of(command, "--json", "--sim", "no-such-fabric");
-        assertEquals(ExitCodes.USAGE, run.exitCode(), run.err());
-        String why = "--json: " + command + " has no JSON document yet";
-        assertTrue(run.err().contains(why), run.err());
-        assertTrue(run.out().contains("\"error\"") && run.out().contains(why), run.out()); // the usage error as a JSON error document
+    @ValueSource(strings = {"init_all_ports", "set_port_state 0,1@1"})
+    void pythonRdmaCommandsThatHadNoDocumentTakeJson(String commandLine) {
+        List<String> args = new ArrayList<>(List.of(commandLine.split(" ")));
+        args.addAll(1, List.of("--sim", "no-such-fabric"));
+        TextAndJson run = TextAndJson.of(args.toArray(String[]::new));
+        JsonNode error = run.document().get("error");
+        assertEquals(run.text().exitCode(), error.get("status").asInt(), run.json().out());
+        assertTrue((run.text().out() + run.text().err()).contains(error.get("message").asText()), "the text's message: " + error);
     }
 }

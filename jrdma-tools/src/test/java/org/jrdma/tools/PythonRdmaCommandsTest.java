@@ -1,6 +1,7 @@
 package org.jrdma.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -56,6 +57,13 @@ class PythonRdmaCommandsTest {
         return IbtoolRun.of(all);
     }
 
+    /** The SM's LID, as C sminfo reads it. */
+    private static int smLid() {
+        Matcher m = Pattern.compile("sm lid (\\d+) ").matcher(fabric.run("sminfo").orThrow().stdout());
+        assertTrue(m.find());
+        return Integer.parseInt(m.group(1));
+    }
+
     /** The LID of the end port at a directed route from sw1, as C ibaddr reads it. */
     private static int lidAt(String route) {
         Matcher m = IBADDR.matcher(fabric.run("ibaddr", "-D", route).orThrow().stdout());
@@ -74,15 +82,6 @@ class PythonRdmaCommandsTest {
         assertEquals(out, ours.out());
         assertEquals(err, ours.err());
         assertEquals(c.exitValue(), ours.exitCode());
-    }
-
-    /** rdma_bw has no JSON document: it refuses --json before it listens (it would wait for a client). */
-    @Test
-    @Order(1)
-    void rdmaBwRefusesJson() {
-        IbtoolRun run = IbtoolRun.of("rdma_bw", "--json");
-        assertEquals(ExitCodes.USAGE, run.exitCode());
-        assertTrue(run.err().contains("--json: rdma_bw has no JSON document yet"), run.err());
     }
 
     @Test
@@ -105,6 +104,8 @@ class PythonRdmaCommandsTest {
         assertTrue(counters.out().startsWith("PortCounters\n  portSelect......................1\n"), counters.out());
         IbtoolRun table = ibtool("query", "SubnAdmGetTable", "SANodeRecord", "-f", "LID=" + lid);
         assertEquals(0, table.exitCode(), table.out());
+        assertEquals(table.out(), ibtool("query", "--sa-path", Integer.toString(smLid()), "--smkey", "0", "--int-names",
+                "SubnAdmGetTable", "SANodeRecord", "-f", "LID=" + lid).out(), "the SA at --sa-path answers as at the SM LID");
         assertTrue(table.out().startsWith("Reply structure #0\n  NodeRecord\n"), table.out());
         assertEquals(1, table.out().lines().filter(l -> l.startsWith("Reply structure #")).count(), table.out());
         JsonNode json = new ObjectMapper().readTree(ibtool("query", "--json", "SubnGet", "SmpNodeInfo", Integer.toString(lid)).out());
@@ -168,6 +169,15 @@ class PythonRdmaCommandsTest {
         assertEquals(0, byGid.exitCode(), byGid.out());
         assertTrue(fabric.run("saquery", "GIR", Integer.toString(lid)).orThrow().stdout()
                 .contains("\t\tGUID 2.....................0x0002c903000010fe\n"));
+        // python-rdma's --int-names: the record by its IBA field names; --sa-path and --smkey: the SA's path and SM_Key
+        IbtoolRun internal = ibtool("set_guid", "--int-names", "--sa-path", Integer.toString(smLid()), "--smkey", "0",
+                Integer.toString(lid), "3", "0x0002c903000010fc");
+        assertEquals(0, internal.exitCode(), internal.out() + internal.err());
+        assertTrue(internal.out().startsWith("GuidInfoRecord\n"), internal.out());
+        assertTrue(internal.out().contains("  guidInfo.guid3" + ".".repeat(18) + "0x0002c903000010fc\n"), internal.out());
+        assertTrue(fabric.run("saquery", "GIR", Integer.toString(lid)).orThrow().stdout()
+                .contains("\t\tGUID 3.....................0x0002c903000010fc\n"));
+        assertEquals(ExitCodes.USAGE, ibtool("set_guid", "--sa-path", "no(path", Integer.toString(lid), "4", "0x0002c903000010fb").exitCode());
         IbtoolRun baseGuid = ibtool("set_guid", Integer.toString(lid), "0", "0x0002c903000010fd");
         assertEquals(CmdError.STATUS, baseGuid.exitCode());
         assertTrue(baseGuid.out().startsWith("E: SubnAdmSet(GuidInfoRecord"), baseGuid.out());
@@ -181,36 +191,78 @@ class PythonRdmaCommandsTest {
         IbtoolRun dry = ibtool("set_port_state", "IBPath(DLID=" + sw2 + ")@1", "0,7@8");
         assertEquals("Would have changed 0002:c903:0000:0a02@1 on DR Path (0, 7)\n"
                 + "Would have changed 0002:c903:0000:0a02@8 on DR Path (0, 7)\n", dry.out(), dry.err());
+        IbtoolRun dryBySa = ibtool("set_port_state", "--sa-path", Integer.toString(smLid()), "--smkey", "0", "IBPath(DLID=" + sw2 + ")@1",
+                "0,7@8");
+        assertEquals(dry.out(), dryBySa.out(), "--sa-path: discovered from the SA's records there\n" + dryBySa.err());
+        assertFailure(ibtool("set_port_state", "--sa-path", Integer.toString(smLid()), "--discovery", "DR", "0,7@8"),
+                "E: Can't combine --sa with discovery mode 'DR'\n");
+        IbtoolRun dryByLid = ibtool("set_port_state", "--discovery", "LID", "IBPath(DLID=" + sw2 + ")@1", "0,7@8");
+        assertEquals(dry.out(), dryByLid.out(), "python-rdma's LID discovery finds the links the DR walk finds\n" + dryByLid.err());
         assertFailure(ibtool("set_port_state", "--disable", "fe80::2:c903:0:1031"),
                 "E: No DR path exists to 0002:c903:0000:1031 port 1 - try using the peer 0002:c903:0000:0a02 port 1\n");
         assertFailure(ibtool("set_port_state", "0,7"), "E: Need to have a port index for switch 0002:c903:0000:0a02\n");
         assertFailure(ibtool("set_port_state", "-D", "0,9@1"), "E: Could not find path 0,9 in the subnet\n");
 
-        IbtoolRun json = ibtool("set_port_state", "--json", "0,7@7");
-        assertEquals(ExitCodes.USAGE, json.exitCode());
-        assertTrue(json.err().contains("--json: set_port_state has no JSON document yet"), json.err());
+        JsonNode dryJson = TextAndJson.parse(ibtool("set_port_state", "--json", "IBPath(DLID=" + sw2 + ")@1", "0,7@8"));
+        assertEquals(2, dryJson.get("ports").size(), dryJson.toString());
+        assertTrue(dryJson.get("portPhysicalState") == null && dryJson.get("portState") == null, dryJson.toString());
+        for (int i = 0; i < 2; i++) {
+            JsonNode port = dryJson.get("ports").get(i);
+            assertEquals(dry.out().lines().toList().get(i), "Would have changed " + guidText(port.get("portGuid").asText()) + "@"
+                    + port.get("portNum").asInt() + " on DR Path (" + String.join(", ", port.get("route").valueStream()
+                    .map(JsonNode::asText).toList()) + ")");
+            assertFalse(port.get("set").asBoolean());
+            assertEquals(4, port.get("portInfo").get("portState").asInt(), "Active before: " + port);
+        }
+        IbtoolRun failed = ibtool("set_port_state", "--json", "-D", "0,9@1");
+        assertEquals(CmdError.STATUS, failed.exitCode());
+        assertEquals("Could not find path 0,9 in the subnet", TextAndJson.parse(failed).get("error").get("message").asText());
 
         IbtoolRun disable = ibtool("set_port_state", "--disable", "0,7@7");
         assertEquals(0, disable.exitCode(), disable.out() + disable.err());
         assertTrue(fabric.run("smpquery", "-D", "portinfo", "0,8", "7").orThrow().stdout()
                 .contains("PhysLinkState:...................Disabled\n"));
-        IbtoolRun enable = ibtool("set_port_state", "--enable", "0,8@7");
+        IbtoolRun enable = ibtool("set_port_state", "--json", "--enable", "0,8@7");
         assertEquals(0, enable.exitCode(), enable.out() + enable.err());
         assertTrue(fabric.run("smpquery", "-D", "portinfo", "0,8", "7").orThrow().stdout()
                 .contains("PhysLinkState:...................Polling\n"));
+        JsonNode enabled = TextAndJson.parse(enable);
+        assertEquals(2, enabled.get("portPhysicalState").asInt(), enabled.toString());
+        assertEquals(0, enabled.get("portState").asInt(), enabled.toString());
+        JsonNode port = enabled.get("ports").get(0);
+        assertEquals(7, port.get("portNum").asInt());
+        assertTrue(port.get("set").asBoolean());
+        assertEquals(3, port.get("portInfo").get("portPhysicalState").asInt(), "Disabled before the Set: " + port);
+        assertEquals("[0,8]", port.get("route").toString());
+    }
+
+    /** {@code 0x0002c90300000a02} as python-rdma prints a GUID: {@code 0002:c903:0000:0a02}. */
+    private static String guidText(String hex) {
+        String digits = hex.substring(2);
+        return String.join(":", digits.substring(0, 4), digits.substring(4, 8), digits.substring(8, 12), digits.substring(12));
     }
 
     @Test
     @Order(6)
     void initAllPortsLeavesEveryLinkInInitialize() {
         assertTrue(fabric.run("smpquery", "-D", "portinfo", "0,8", "1").orThrow().stdout().contains("LinkState:.......................Active\n"));
-        IbtoolRun run = ibtool("init_all_ports");
+        IbtoolRun run = ibtool("init_all_ports", "--json");
         assertEquals(0, run.exitCode(), run.out() + run.err());
-        assertEquals("", run.out());
-        for (List<String> port : List.of(List.of("0", "1"), List.of("0", "2"), List.of("0", "8"), List.of("0,8", "1"),
-                List.of("0,8", "2"), List.of("0,1", "1"))) {
-            String c = fabric.run("smpquery", "-D", "portinfo", port.get(0), port.get(1)).orThrow().stdout();
+        JsonNode reset = TextAndJson.parse(run).get("ports");
+        List<String> set = new java.util.ArrayList<>();
+        for (JsonNode port : reset) {
+            assertEquals(4, port.get("portState").asInt(), "Active before: " + port);
+            assertTrue(port.get("failure") == null, port.toString());
+            String route = String.join(",", port.get("route").valueStream().map(JsonNode::asText).toList());
+            set.add(route + " " + port.get("portNum").asInt());
+            String c = fabric.run("smpquery", "-D", "portinfo", route, port.get("portNum").asText()).orThrow().stdout();
             assertTrue(c.contains("LinkState:.......................Initialize\n"), port + ": " + c);
         }
+        for (String port : List.of("0 1", "0 2", "0 8", "0,8 1", "0,8 2", "0,1 1")) {
+            assertTrue(set.contains(port), port + " in " + set);
+        }
+        IbtoolRun again = ibtool("init_all_ports", "--smkey", "1", "--int-names");
+        assertEquals(0, again.exitCode(), again.out() + again.err());
+        assertEquals("", again.out(), "every link is in Initialize already");
     }
 }

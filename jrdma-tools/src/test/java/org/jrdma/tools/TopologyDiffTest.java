@@ -211,6 +211,25 @@ class TopologyDiffTest {
         assertTrue(Files.isRegularFile(dir.resolve("cur-1.cache")));
     }
 
+    /**
+     * python-rdma's {@code --discovery LID} (a directed-route hop to each node, LID-routed SMPs to
+     * read it) finds what the directed-route walk finds on the fat tree OpenSM brought up: the
+     * caches the two write are the same subnet, end ports, links, rates and LIDs.
+     */
+    @Test
+    void subnetDiffDiscoversByLidWhatTheDirectedRouteWalkFinds(Fabric fabric, @TempDir Path dir) {
+        Path ours = dir.resolve("ours.cache");
+        assertEquals(0, IbtoolRun.of("ibnetdiscover", "--sim", fabric.socketName(), "--cache", ours.toString()).exitCode());
+        Path dr = dir.resolve("dr.cache");
+        Path lid = dir.resolve("lid.cache");
+        IbtoolRun byDr = IbtoolRun.of("subnet_diff", "--sim", fabric.socketName(), "--discovery", "DR", "--cache", dr.toString(), ours.toString());
+        assertEquals(sameSubnet(14, 16), byDr.out(), byDr.err());
+        IbtoolRun byLid = IbtoolRun.of("subnet_diff", "--sim", fabric.socketName(), "--discovery", "LID", "--cache", lid.toString(), ours.toString());
+        assertEquals(0, byLid.exitCode(), byLid.out() + byLid.err());
+        assertEquals(sameSubnet(14, 16), byLid.out());
+        assertEquals(sameSubnet(14, 16), IbtoolRun.of("subnet_diff", dr.toString(), lid.toString()).out());
+    }
+
     @Test
     void subnetDiffReportsAnUnlinkedNode(Fabric fabric, @TempDir Path dir) {
         Path reference = dir.resolve("reference.cache");

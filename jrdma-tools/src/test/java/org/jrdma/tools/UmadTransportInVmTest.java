@@ -3,6 +3,8 @@ package org.jrdma.tools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * libibmad's {@code can't open UMAD port} warning on standard error. In the same boot, python-rdma's
  * commands that use verbs rather than MADs: {@code ibv_devices} prints what the C program prints,
  * and {@code rdma_bw} measures RDMA writes from a client to a server over rxe0, the two connected
- * through 127.0.0.1.
+ * through 127.0.0.1, and once more both ways with {@code --json}, whose two documents must agree.
  */
 class UmadTransportInVmTest {
     private static final List<String> COMMANDS = List.of("ibaddr", "perfquery", "sminfo", "ibaddr -C rxe0 -P 1", "ibaddr -C nope");
@@ -44,6 +46,12 @@ class UmadTransportInVmTest {
             J rdma_bw -s 65536 -n 200 -e 2 127.0.0.1 >/tmp/bwc 2>&1
             echo "@@bw client exit=$?"; cat /tmp/bwc
             wait $server; echo "@@bw server exit=$?"; cat /tmp/bws; echo "@@bw end"
+            J rdma_bw --json --debug -b -s 65536 -n 100 -p 4445 >/tmp/jbws 2>/tmp/jbws.err &
+            server=$!
+            i=0; while [ $i -lt 120 ] && ! grep -q Listening /tmp/jbws.err; do sleep 1; i=$((i+1)); done
+            J rdma_bw --json -b -s 65536 -n 100 -p 4445 127.0.0.1 >/tmp/jbwc 2>&1
+            echo "@@jbw client exit=$?"; cat /tmp/jbwc
+            wait $server; echo "@@jbw server exit=$?"; cat /tmp/jbws; echo "@@jbw end"
             """;
 
     @Test
@@ -70,6 +78,11 @@ class UmadTransportInVmTest {
                     && side.contains("200 iterations of 65536 is 13107200 bytes\n"), side);
         }
         assertTrue(bw.group(2).matches("(?s).*\\n\\d+\\.\\d MB/sec\n"), bw.group(2));
+        Matcher jbw = Pattern.compile("(?s)@@jbw client exit=(\\d+)\n(.*)@@jbw server exit=(\\d+)\n(.*)@@jbw end").matcher(output);
+        assertTrue(jbw.find(), output);
+        assertEquals("0", jbw.group(1), jbw.group(2));
+        assertEquals("0", jbw.group(3), jbw.group(4));
+        rdmaBwDocumentsAgree(json(jbw.group(2)), json(jbw.group(4)));
         for (int i = 0; i < COMMANDS.size(); i++) {
             Matcher m = Pattern.compile("(?s)@@" + i + " ours exit=(\\d+)\n(.*)@@" + i + " ours stderr\n(.*)@@" + i
                     + " C exit=(\\d+)\n(.*)@@" + i + " end").matcher(output);
@@ -81,6 +94,33 @@ class UmadTransportInVmTest {
             assertEquals(c, ours.exitCode(), COMMANDS.get(i) + ": " + ours.err());
             assertEquals(m.group(5), ours.out(), COMMANDS.get(i));
             assertTrue(ours.err().contains("mad_rpc_open_port: can't open UMAD port ("), COMMANDS.get(i) + ": " + ours.err());
+        }
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            return new ObjectMapper().readTree(text);
+        } catch (java.io.IOException e) {
+            throw new AssertionError("not JSON: " + text, e);
+        }
+    }
+
+    /**
+     * rdma_bw's two JSON documents of one bidirectional run: each side's {@code peer} is the region
+     * the other side reports as {@code local}, both name the same amount, and both sides wrote
+     * ({@code -b}), so both have a rate.
+     */
+    private static void rdmaBwDocumentsAgree(JsonNode client, JsonNode server) {
+        assertEquals("client", client.get("role").asText(), client.toString());
+        assertEquals("server", server.get("role").asText(), server.toString());
+        assertEquals(client.get("local"), server.get("peer"), client + "\n" + server);
+        assertEquals(server.get("local"), client.get("peer"), client + "\n" + server);
+        for (JsonNode side : List.of(client, server)) {
+            assertEquals(100, side.get("iterations").asInt(), side.toString());
+            assertEquals(65536, side.get("size").asInt(), side.toString());
+            assertEquals(6553600L, side.get("bytes").asLong(), side.toString());
+            assertTrue(side.get("megabytesPerSecond").asDouble() > 0, side.toString());
+            assertTrue(side.get("path").asText().startsWith("IBPath("), side.toString());
         }
     }
 }

@@ -64,12 +64,18 @@ record DirectedRouteExplorer(SmpClient smp, SmpTarget.DirectedRoute start) imple
     }
 
     /** Where a probe out of a port goes: the route, and the port the link arrives at (-1: where NodeInfo says). */
-    private record Step(SmpTarget.DirectedRoute route, int arrivalPort) {
+    record Step(SmpTarget.DirectedRoute route, int arrivalPort) {
     }
 
-    /** A channel adapter's port leads back the way it was reached; a switch's, one hop further. */
     private static Step step(Port from) {
-        SmpTarget.DirectedRoute here = from.node().route();
+        return step(from, from.node().route());
+    }
+
+    /**
+     * The probe out of {@code from}, whose node is at route {@code here}: a channel adapter's port
+     * leads back the way it was reached; a switch's, one hop further.
+     */
+    static Step step(Port from, SmpTarget.DirectedRoute here) {
         if (!from.node().isSwitch() && here.hops() > 0) {
             int[] ports = here.ports();
             return new Step(new SmpTarget.DirectedRoute(Arrays.copyOf(ports, ports.length - 1)), ports[ports.length - 1]);

@@ -28,6 +28,8 @@ import org.jrdma.mad.SmpTarget;
  *     SwitchInfoRecords, PortInfoRecords and LinkRecords (IBA 15.2.5), sending no SMP, one record
  *     per query or the whole tables at once. Needs the SM up; reflects the SM's view as of its
  *     last sweep.</li>
+ * <li>{@link #byLid}: python-rdma's LID discovery, a directed-route hop to find each node, then
+ *     LID-routed SMPs to read it.</li>
  * <li>{@link #refreshByLid}: a known subnet (from either of the above) read again by LID-routed
  *     SMPs to the LIDs the SM assigned: the same links, every attribute fresh from the nodes.
  *     LID-routed SMPs alone cannot find links (they reach a LID, not a port), so the topology is the
@@ -122,6 +124,17 @@ public final class SubnetDiscovery {
     private static SubnetDiscovery fromSa(MadTransactor sa, Function<MadSchedule, SaRecords> records) {
         EndPort here = sa.endPort().orElseThrow(() -> new IllegalArgumentException("discovery from the SA needs the transactor's end port"));
         return Exploration.run(new SaExplorer(here, records), AttributeSource.sa(sa instanceof SaTransactor s ? s : new SaTransactor(sa)));
+    }
+
+    /**
+     * Discovers the subnet reachable from the local port of {@code smp} as python-rdma's
+     * {@code --discovery LID} does: each node is found one directed-route hop beyond a known one
+     * and, once its PortInfo gives its LID, read by LID-routed SMPs ({@link LidDiscoveryExplorer}).
+     * The result's nodes have LID targets (directed routes where no LID was assigned); the links
+     * are those {@link #run(SmpClient)} finds.
+     */
+    public static SubnetDiscovery byLid(SmpClient smp) {
+        return Exploration.run(new LidDiscoveryExplorer(smp), AttributeSource.smp(smp));
     }
 
     /**

@@ -109,6 +109,28 @@ class DiscoverySourcesTest {
         }
     }
 
+    /**
+     * python-rdma's LID discovery on the fat tree with OpenSM's LIDs: the same subnet as the
+     * directed-route walk and C ibnetdiscover, every node read by LID after its directed-route hop,
+     * and a start adapter on a switch's path too.
+     */
+    @Test
+    void lidDiscoveryFindsWhatTheDirectedRouteWalkFinds(Fabric fabric) {
+        try (MadEngine engine = engine(fabric, "node03 HCA-1")) {
+            SmpClient smp = smp(engine);
+            SubnetDiscovery dr = SubnetDiscovery.run(smp);
+            SubnetDiscovery lid = SubnetDiscovery.byLid(smp);
+            assertEquals(List.of(), lid.problems());
+            String written = TopologyWriter.write(lid.subnet(), WHEN);
+            assertEquals(TopologyWriter.write(dr.subnet(), WHEN), written);
+            assertEquals(ibnetdiscover(fabric, "node03 HCA-1"), withoutDate(written));
+            assertEquals(dr.subnet().nodes().size(), lid.subnet().nodes().size());
+            for (Node node : lid.subnet().nodes()) {
+                assertEquals(new SmpTarget.Lid(node.lid()), node.target(), node + " is read at its LID");
+            }
+        }
+    }
+
     @Test
     void lidRoutedRefreshOfAnSaDiscovery(Fabric fabric) {
         try (MadEngine engine = engine(fabric, "node08 HCA-1")) {

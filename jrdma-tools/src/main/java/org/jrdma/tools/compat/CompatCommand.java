@@ -9,6 +9,7 @@ import org.jrdma.tools.CalledName;
 import org.jrdma.tools.SharedEngines;
 import org.jrdma.tools.SimOptions;
 import org.jrdma.tools.json.JsonOutput;
+import org.jrdma.tools.scripts.ToolOutput;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -80,12 +81,12 @@ abstract class CompatCommand implements Callable<Integer> {
     }
 
     /** Runs {@code ibtool tool toolArgs...} in {@code engines}, attached where this command is. */
-    private Tools.Output run(SharedEngines engines, String tool, List<String> toolArgs, PrintWriter toolErr) {
+    private ToolOutput run(SharedEngines engines, String tool, List<String> toolArgs, PrintWriter toolErr) {
         List<String> line = new ArrayList<>(List.of(tool));
         line.addAll(sim.forwarded());
         line.addAll(toolArgs);
         StringWriter text = new StringWriter();
         int status = engines.execute(new PrintWriter(text), toolErr, line.toArray(String[]::new));
-        return new Tools.Output(status, text.toString());
+        return new ToolOutput(status, text.toString());
     }
 }

@@ -1,12 +1,10 @@
 package org.jrdma.tools.compat;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.jrdma.tools.ParallelReads;
+import org.jrdma.tools.scripts.ScriptTopology;
+import org.jrdma.tools.scripts.ToolOutput;
 
 /**
  * The bodies of infiniband-diags' fabric-wide check scripts: each reads the subnet's topology
@@ -114,26 +112,9 @@ final class FabricChecks {
                 }
             }
         }
-        int status;
-        String text;
-        if (topologyFile != null) {
-            try {
-                text = Files.readString(Path.of(topologyFile));
-                status = 0;
-            } catch (NoSuchFileException e) {
-                script.err.print("cat: " + topologyFile + ": No such file or directory\n");
-                text = "";
-                status = 1;
-            } catch (IOException e) {
-                script.err.print("cat: " + topologyFile + ": " + e.getMessage() + "\n");
-                text = "";
-                status = 1;
-            }
-        } else {
-            Tools.Output discovery = script.backticks("ibnetdiscover", caInfo);
-            text = discovery.text();
-            status = discovery.status();
-        }
+        ToolOutput topology = ScriptTopology.read(topologyFile, script.err, () -> script.backticks("ibnetdiscover", caInfo));
+        int status = topology.status();
+        String text = topology.text();
         Flags flags = new Flags(caInfo, gflags, verbose, brief, thresholds, v, up);
         List<List<String>> nodes = nodes(Shell.lines(text));
         List<ParallelReads.Outcome<NodeRun>> runs = ParallelReads.of(nodes, WINDOW, lines -> {

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.tools.scripts.ToolOutput;
 
 /**
  * Where a script's run goes: the tools it runs, its standard output and error, the name it was
@@ -64,14 +65,14 @@ final class Script {
     }
 
     /** Runs a tool, its standard error passed through as the script's ({@code `tool args`}). */
-    Tools.Output backticks(String tool, List<String> args) {
-        Tools.Output output = tools.run(tool, args, err);
+    ToolOutput backticks(String tool, List<String> args) {
+        ToolOutput output = tools.run(tool, args, err);
         err.flush();
         return output;
     }
 
     /** Runs a tool with both its outputs discarded ({@code > /dev/null 2>&1}). */
-    Tools.Output silently(String tool, List<String> args) {
+    ToolOutput silently(String tool, List<String> args) {
         return tools.run(tool, args, new PrintWriter(new StringWriter()));
     }
 

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.jrdma.tools.ErrorThresholds;
 import org.jrdma.tools.PortCounter;
+import org.jrdma.tools.scripts.ToolOutput;
 
 /**
  * The bodies of infiniband-diags' per-port check scripts, run as the command of that name runs them
@@ -204,7 +205,7 @@ final class SingleChecks {
         List<String> portinfo = new ArrayList<>(flags.caInfo);
         portinfo.add("portinfo");
         portinfo.addAll(operands);
-        Tools.Output text = script.backticks("smpquery", portinfo);
+        ToolOutput text = script.backticks("smpquery", portinfo);
         List<String> findings = new ArrayList<>();
         StringBuilder error = new StringBuilder();
         StringBuilder warning = new StringBuilder();
@@ -243,7 +244,7 @@ final class SingleChecks {
         }).collect(Collectors.joining("\n")).replaceFirst("\n+$", "");
         List<String> perfquery = new ArrayList<>(flags.caInfo);
         perfquery.addAll(Shell.words(List.of(lid, port)));
-        Tools.Output text = script.backticks("perfquery", perfquery);
+        ToolOutput text = script.backticks("perfquery", perfquery);
         String prefix = "Error check on lid " + lid + " (" + nodename + ") port " + portname + ": ";
         if (String.join(" ", Shell.words(List.of(text.text()))).contains("AllPortSelect not supported")) {
             if (flags.verbose) {

@@ -3,6 +3,7 @@ package org.jrdma.tools.devices;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.lang.foreign.Arena;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -51,6 +52,9 @@ import picocli.CommandLine.Parameters;
  * as well. Both sides print the path to the peer, the peer's region and the amount, as
  * python-rdma's does. The side channel is jrdma's own (python-rdma pickles Python objects), so the
  * peer is another {@code ibtool rdma_bw}.
+ *
+ * <p>{@code --json} writes {@link Json} once the test ends, instead of the text; {@code --debug}'s
+ * lines then go to standard error.
  */
 @Command(name = "rdma_bw", mixinStandardHelpOptions = true,
         description = "Perform a RDMA bandwidth test over a RC QP (python-rdma): a server without SERVER, a client with it; "
@@ -95,6 +99,34 @@ public final class RdmaBwCommand extends PackageCommand {
 
     @Parameters(arity = "0..1", paramLabel = "SERVER", description = "the server's host; without it, be the server")
     String server;
+
+    /** The rate the writes of this side reached, in MB (10^6 bytes) a second; null when this side wrote nothing. */
+    private Double rate;
+
+    /**
+     * The JSON document.
+     *
+     * @param role               {@code server} (no SERVER argument) or {@code client}
+     * @param path               the path to the peer, as the text prints it
+     * @param local              this side's memory region
+     * @param peer               the peer's memory region, as it sent it
+     * @param iterations         the number of writes of the whole region
+     * @param size               the region's size in bytes
+     * @param bytes              iterations times size
+     * @param megabytesPerSecond the rate of this side's writes (the client; the server too with
+     *                           {@code -b}), absent on a side that wrote nothing
+     */
+    record Json(String role, String path, Region local, Region peer, int iterations, int size, long bytes, Double megabytesPerSecond) {
+    }
+
+    /** A memory region as the two sides exchange it: its address, rkey and length. */
+    record Region(long addr, int rkey, long length) {
+    }
+
+    @Override
+    protected boolean hasJsonDocument() {
+        return true;
+    }
 
     @Override
     protected int execute() throws IOException {
@@ -152,9 +184,11 @@ public final class RdmaBwCommand extends PackageCommand {
         if (peerLength < size) {
             throw new CmdError("the peer's memory region has " + peerLength + " bytes, fewer than the " + size + " written");
         }
-        out().printf("path to peer %s%nMR peer raddr=%x peer rkey=%x%n", path, peerAddr, peerRkey);
-        out().printf("%d iterations of %d is %d bytes%n", iters, size, (long) iters * size);
-        out().flush();
+        if (!jsonRequested()) {
+            out().printf("path to peer %s%nMR peer raddr=%x peer rkey=%x%n", path, peerAddr, peerRkey);
+            out().printf("%d iterations of %d is %d bytes%n", iters, size, (long) iters * size);
+            out().flush();
+        }
         if (server != null) {
             out.write(READY);
             out.flush();
@@ -171,6 +205,10 @@ public final class RdmaBwCommand extends PackageCommand {
             }
             socket.shutdownOutput();
             in.read();
+        }
+        if (jsonRequested()) {
+            return jsonDocument(new Json(server == null ? "server" : "client", path.toString(), new Region(mr.addr(), mr.rkey(), mr.length()),
+                    new Region(peerAddr, peerRkey, peerLength), iters, size, (long) iters * size, rate), ExitCodes.OK);
         }
         return ExitCodes.OK;
     }
@@ -206,8 +244,11 @@ public final class RdmaBwCommand extends PackageCommand {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        out().printf("%.1f MB/sec%n", (double) size * iters / 1e6 / seconds);
-        out().flush();
+        rate = (double) size * iters / 1e6 / seconds;
+        if (!jsonRequested()) {
+            out().printf("%.1f MB/sec%n", rate);
+            out().flush();
+        }
     }
 
     private Socket accept() throws IOException {
@@ -216,8 +257,7 @@ public final class RdmaBwCommand extends PackageCommand {
             InetSocketAddress at = new InetSocketAddress(ipv6 ? InetAddress.getByName("::") : InetAddress.getByName("0.0.0.0"), tcpPort);
             listener.bind(at, 1);
             if (debug) {
-                out().println("Listening on " + at);
-                out().flush();
+                debugLine("Listening on " + at);
             }
             return listener.accept();
         }
@@ -229,11 +269,17 @@ public final class RdmaBwCommand extends PackageCommand {
                 continue;
             }
             if (debug) {
-                out().println("Connecting to " + address.getHostAddress() + " " + tcpPort);
-                out().flush();
+                debugLine("Connecting to " + address.getHostAddress() + " " + tcpPort);
             }
             return new Socket(address, tcpPort);
         }
         throw new CmdError("no " + (ipv6 ? "IPv6" : "IPv4") + " address for " + server);
+    }
+
+    /** A {@code --debug} line: on standard output with the text, on standard error with {@code --json}. */
+    private void debugLine(String line) {
+        PrintWriter to = jsonRequested() ? err() : out();
+        to.println(line);
+        to.flush();
     }
 }

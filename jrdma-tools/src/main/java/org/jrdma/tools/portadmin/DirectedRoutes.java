@@ -1,7 +1,9 @@
 package org.jrdma.tools.portadmin;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
@@ -49,6 +51,16 @@ final class DirectedRoutes {
     /** The route to {@code node}, or null when the remaining links do not reach it. */
     SmpTarget.DirectedRoute to(Node node) {
         return routes.get(node);
+    }
+
+    /** A directed route's hops as the JSON documents give them: 0 (the local port) first, then the exit ports. */
+    static List<Integer> hops(SmpTarget.DirectedRoute route) {
+        List<Integer> hops = new ArrayList<>();
+        hops.add(0);
+        for (int port : route.ports()) {
+            hops.add(port);
+        }
+        return hops;
     }
 
     /** python-rdma's text of a directed route: {@code DR Path (0, 1, 7)}, a one-element tuple {@code (0,)}. */

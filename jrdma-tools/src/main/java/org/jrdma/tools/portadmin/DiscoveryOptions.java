@@ -19,13 +19,12 @@ import picocli.CommandLine.Option;
  * {@code --cache FILE} keeps it between runs: a FILE that exists is read instead of discovering
  * (unless {@code --refresh-cache}), and a discovery is written there. The file is libibnetdisc's
  * cache ({@link SubnetCache}, what {@code ibnetdiscover --cache} writes), where python-rdma pickles
- * its own objects. python-rdma's {@code LID} mode (nodes read by LID-routed SMPs) has no jrdma
- * walk of its own and is refused.
+ * its own objects.
  */
 final class DiscoveryOptions {
     /** The discovery modes python-rdma names. */
     enum Mode {
-        /** Nodes read by LID-routed SMPs (refused: see the class comment). */
+        /** Each node found by a directed-route hop, then read by LID-routed SMPs. */
         LID,
         /** Directed-route SMPs from the local port. */
         DR,
@@ -34,7 +33,8 @@ final class DiscoveryOptions {
     }
 
     @Option(names = "--discovery", paramLabel = "{LID|DR|SA}", description = "how to discover the subnet: DR, by directed-route "
-            + "SMPs (the default), or SA, from the subnet administrator's records (LID is python-rdma's and refused)")
+            + "SMPs (the default), LID, each node read by LID-routed SMPs once a directed-route hop found it, or SA, from the subnet "
+            + "administrator's records")
     Mode mode;
 
     @Option(names = "--cache", paramLabel = "FILE", description = "read the subnet from FILE (a libibnetdisc cache, as "
@@ -48,11 +48,17 @@ final class DiscoveryOptions {
      * The subnet: read from the cache file, or discovered as the mode says (and written to the
      * cache file when one is named).
      *
-     * @param smp SMPs from the local port
-     * @param sa  a transactor on the local end port, for {@code --discovery SA}
-     * @throws CmdError if the cache file cannot be read or written, or the mode is {@code LID}
+     * @param smp     SMPs from the local port
+     * @param sa      a transactor on the local end port, for {@code --discovery SA}
+     * @param toTheSa whether an option implies discovery from the SA ({@code --sa-path}), as
+     *                python-rdma's {@code --sa} does
+     * @throws CmdError if the cache file cannot be read or written, or {@code toTheSa} meets
+     *                  another discovery mode
      */
-    Subnet subnet(SmpClient smp, Supplier<MadTransactor> sa) {
+    Subnet subnet(SmpClient smp, Supplier<MadTransactor> sa, boolean toTheSa) {
+        if (toTheSa && mode != null && mode != Mode.SA) {
+            throw new CmdError("Can't combine --sa with discovery mode '" + mode + "'");
+        }
         if (cache != null && !refresh && Files.exists(cache)) {
             try {
                 return SubnetCache.read(cache);
@@ -60,8 +66,8 @@ final class DiscoveryOptions {
                 throw new CmdError("The file '" + cache + "' is not a valid cache file - " + e.getMessage());
             }
         }
-        Subnet subnet = switch (mode == null ? Mode.DR : mode) {
-            case LID -> throw new CmdError("Discovery mode 'LID' is not available in jrdma: use --discovery DR or SA");
+        Subnet subnet = switch (toTheSa ? Mode.SA : mode == null ? Mode.DR : mode) {
+            case LID -> SubnetDiscovery.byLid(smp).subnet();
             case DR -> SubnetDiscovery.run(smp).subnet();
             case SA -> SubnetDiscovery.fromSa(sa.get()).subnet();
         };

@@ -11,6 +11,7 @@ import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PathTarget;
 import org.jrdma.tools.PathTargetOptions;
+import org.jrdma.tools.PythonRdmaOptions;
 import org.jrdma.tools.SaRecordPrinter;
 import org.jrdma.tools.UsageException;
 import picocli.CommandLine.Command;
@@ -26,7 +27,9 @@ import picocli.CommandLine.Parameters;
  * answer, the block as it now stands, is printed as saquery prints a GUIDInfoRecord (python-rdma
  * prints its own dump of the record). OpenSM refuses slot 0 (the port GUID, read-only), a block
  * beyond the port's GUIDCap and an untrusted requester's change as SA errors, which end the
- * command as python-rdma's do: {@code E: ...}, status 100.
+ * command as python-rdma's do: {@code E: ...}, status 100. python-rdma's {@link PythonRdmaOptions}:
+ * the SubnAdmSet goes on {@code --sa-path} with {@code --smkey}, and {@code --int-names} prints the
+ * record by its IBA field names ({@code toDottedString}) instead of saquery's.
  *
  * <p>{@code --json} writes the answered record: {@code {lid, blockNum, guidInfo: {guid0 ... guid7}}}.
  */
@@ -41,6 +44,9 @@ public final class SetGuidCommand extends PackageFabricCommand {
 
     @Mixin
     PathTargetOptions targetKind;
+
+    @Mixin
+    PythonRdmaOptions python;
 
     @Parameters(index = "0", paramLabel = "TARGET", description = "the end port: LID, GUID, GID, directed route or IBPath(...) specification")
     String target;
@@ -75,14 +81,14 @@ public final class SetGuidCommand extends PackageFabricCommand {
             long mask = SaGuidInfoRecord.LID_COMPONENT_MASK | SaGuidInfoRecord.BLOCK_NUM_COMPONENT_MASK
                     | 1L << (FIRST_GUID_COMPONENT + slotNumber % GUIDS_PER_BLOCK);
             SaGuidInfoRecord answer = transactor().subnAdmSet(SaGuidInfoRecord.decode(bytes, 0), mask,
-                    IBPath.builder(null).dlid(local.masterSmLid()).build());
+                    python.saPath(engine().transport().endPort(), () -> IBPath.builder(null).dlid(local.masterSmLid()).build()));
             if (jsonRequested()) {
                 return jsonDocument(answer, ExitCodes.OK);
             }
-            out().print(SaRecordPrinter.guidInfo(answer.toBytes()));
+            out().print(python.intNames() ? answer.toDottedString() : SaRecordPrinter.guidInfo(answer.toBytes()));
             return ExitCodes.OK;
         } catch (RdmaException e) {
-            return new CmdError(e).report(out());
+            throw new CmdError(e);
         }
     }
 

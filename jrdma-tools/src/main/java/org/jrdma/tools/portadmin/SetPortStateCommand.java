@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.jrdma.RdmaException;
+import org.jrdma.iba.Guid;
 import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.SaTransactor;
@@ -17,6 +18,7 @@ import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PathTarget;
 import org.jrdma.tools.PathTargetOptions;
+import org.jrdma.tools.PythonRdmaOptions;
 import org.jrdma.tools.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,6 +38,12 @@ import picocli.CommandLine.Parameters;
  * <p>A target is an end port ({@link PathTarget}); {@code @PORT} names the port of its node to change,
  * needed for a switch and defaulting to the end port's own number on a channel adapter.
  * Failures are python-rdma's: {@code E: ...} on standard output, status 100 ({@link CmdError}).
+ * python-rdma's {@link PythonRdmaOptions}: {@code --sa-path} implies {@code --discovery SA} (its
+ * {@code --sa}) and is the SA's path with {@code --smkey}; {@code --int-names} changes nothing
+ * (no field is printed).
+ *
+ * <p>{@code --json} writes {@link Json}: the physical state and port state asked for, and each port
+ * as the text names it, with the PortInfo read before the change and whether a SubnSet was sent.
  */
 @Command(name = "set_port_state", mixinStandardHelpOptions = true,
         description = "Set the port state value for multiple end ports (python-rdma): --disable turns the ports off, --enable "
@@ -60,9 +68,36 @@ public final class SetPortStateCommand extends PackageFabricCommand {
     @Mixin
     DiscoveryOptions discovery;
 
+    @Mixin
+    PythonRdmaOptions python;
+
     @Parameters(paramLabel = "TARGET@PORT_NUM", arity = "1..*", description = "an end port (LID, GUID, GID, directed route or "
             + "IBPath(...) specification) and the number of its node's port to change")
     List<String> targets;
+
+    /**
+     * The JSON document: {@code portPhysicalState} and {@code portState} the values set (0: no
+     * change; absent when nothing is set), one {@link Change} per target in the command line's order.
+     */
+    record Json(Integer portPhysicalState, Integer portState, List<Change> ports) {
+    }
+
+    /**
+     * One port of the document.
+     *
+     * @param portGuid  the port's GUID (a switch's port 0 GUID for its ports)
+     * @param portNum   its number
+     * @param route     the directed route the SMPs took to its node, 0 (the local port) first
+     * @param portInfo  its PortInfo as read before any Set
+     * @param set       whether a SubnSet(PortInfo) was sent ({@code --disable} or {@code --enable})
+     */
+    record Change(Guid portGuid, int portNum, List<Integer> route, SmpPortInfo portInfo, boolean set) {
+    }
+
+    @Override
+    protected boolean hasJsonDocument() {
+        return true;
+    }
 
     @Override
     protected int execute() {
@@ -81,12 +116,12 @@ public final class SetPortStateCommand extends PackageFabricCommand {
         try {
             return change(parsed, portNumbers);
         } catch (RdmaException e) {
-            return new CmdError(e).report(out());
+            throw new CmdError(e);
         }
     }
 
     private int change(List<PathTarget> parsed, List<Integer> portNumbers) {
-        Subnet subnet = discovery.subnet(smp(), this::saTransactor);
+        Subnet subnet = discovery.subnet(smp(), this::saTransactor, python.saPathGiven());
         List<Port> ports = new ArrayList<>();
         Set<Port> changed = new HashSet<>();
         for (int i = 0; i < parsed.size(); i++) {
@@ -116,16 +151,23 @@ public final class SetPortStateCommand extends PackageFabricCommand {
         for (int i = 0; i < ports.size(); i++) {
             infos.add(smp().get(new SmpPortInfo(), paths.get(i), ports.get(i).number()));
         }
+        boolean set = disable || enable;
+        int physicalState = disable ? PHYS_DISABLED : enable ? PHYS_POLLING : 0;
+        int portState = init ? PORT_STATE_INIT : 0;
+        List<Change> changes = new ArrayList<>();
         for (int i = 0; i < ports.size(); i++) {
             Port port = ports.get(i);
             SmpPortInfo info = infos.get(i);
-            info.portState(init ? PORT_STATE_INIT : 0).portPhysicalState(disable ? PHYS_DISABLED : enable ? PHYS_POLLING : 0)
-                    .linkSpeedEnabled(0).linkWidthEnabled(0);
-            if (disable || enable) {
+            changes.add(new Change(port.guid(), port.number(), DirectedRoutes.hops(paths.get(i)), SmpPortInfo.decode(info.toBytes(), 0), set));
+            info.portState(portState).portPhysicalState(physicalState).linkSpeedEnabled(0).linkWidthEnabled(0);
+            if (set) {
                 smp().set(info, paths.get(i), port.number());
-            } else {
+            } else if (!jsonRequested()) {
                 out().println("Would have changed " + port.guid() + "@" + port.number() + " on " + DirectedRoutes.text(paths.get(i)));
             }
+        }
+        if (jsonRequested()) {
+            return jsonDocument(new Json(set ? physicalState : null, set ? portState : null, changes), ExitCodes.OK);
         }
         return ExitCodes.OK;
     }
@@ -145,9 +187,10 @@ public final class SetPortStateCommand extends PackageFabricCommand {
     }
 
     private MadTransactor saTransactor() {
-        return new SaTransactor(new MadTransactor(engine(), engine().transport().endPort().orElseThrow(
+        MadTransactor transactor = new MadTransactor(engine(), engine().transport().endPort().orElseThrow(
                 () -> new CmdError("--discovery SA needs the end port the MADs leave from, which " + engine().transport().describe()
-                        + " does not say"))).withTimeouts(madTimeout(), madRetries()));
+                        + " does not say"))).withTimeouts(madTimeout(), madRetries());
+        return new SaTransactor(transactor.withSaPath(python.saPath(transactor.endPort(), transactor::saPath)));
     }
 
     private static int portNumber(String text) {

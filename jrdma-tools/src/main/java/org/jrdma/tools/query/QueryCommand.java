@@ -22,6 +22,7 @@ import org.jrdma.tools.HelpFooter;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PathTarget;
 import org.jrdma.tools.PathTargetOptions;
+import org.jrdma.tools.PythonRdmaOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,7 +46,9 @@ import picocli.CommandLine.Parameters;
  * <p>The answer is printed as jrdma's generic dump ({@link IbaStruct#toDottedString()}: the IBA
  * name, then one {@code name.....value} line per field), each record of a GetTable after
  * {@code Reply structure #N}; python-rdma's printer uses libibmad's field names instead. Failures
- * are python-rdma's ({@code E: ...}, status 100). {@code --json}: {@code {method, attribute,
+ * are python-rdma's ({@code E: ...}, status 100). python-rdma's {@link PythonRdmaOptions}: the SA
+ * methods go on {@code --sa-path} with {@code --smkey}; {@code --int-names} changes nothing (the
+ * fields are printed by their IBA names already). {@code --json}: {@code {method, attribute,
  * records: [...]}}, each record an object of its fields.
  */
 @Command(name = "query", mixinStandardHelpOptions = true,
@@ -71,6 +74,9 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
 
     @Mixin
     PathTargetOptions targetKind;
+
+    @Mixin
+    PythonRdmaOptions python;
 
     @Parameters(index = "0", paramLabel = "METHOD", description = "SubnGet, PerformanceGet, SubnAdmGet, SubnAdmGetTable, BMGet, CommMgtGet or DevMgtGet")
     String method;
@@ -120,7 +126,7 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
             }
             return ExitCodes.OK;
         } catch (RdmaException e) {
-            return new CmdError(e).report(out());
+            throw new CmdError(e);
         }
     }
 
@@ -186,9 +192,8 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
         return switch (method) {
             case "SubnGet" -> List.of(smp().get(request, at == null ? new SmpTarget.DirectedRoute(new int[0]) : at.smpTarget(smp(), gmp()), modifier));
             case "PerformanceGet" -> List.of(gmp().performanceGet(request, lidOf(at), modifier));
-            case "SubnAdmGet" -> List.of(transactor().subnAdmGet(request, componentMask, IBPath.builder(null).dlid(saLid(at)).build()));
-            case "SubnAdmGetTable" -> List.copyOf(transactor().subnAdmGetTable(request, componentMask, modifier,
-                    IBPath.builder(null).dlid(saLid(at)).build()));
+            case "SubnAdmGet" -> List.of(transactor().subnAdmGet(request, componentMask, saPath(at)));
+            case "SubnAdmGetTable" -> List.copyOf(transactor().subnAdmGetTable(request, componentMask, modifier, saPath(at)));
             case "BMGet" -> List.of(transactor().bmGet(request, IBPath.builder(null).dlid(lidOf(at)).build(), modifier));
             case "CommMgtGet" -> List.of(transactor().commMgtGet(request, IBPath.builder(null).dlid(lidOf(at)).build(), modifier));
             case "DevMgtGet" -> List.of(transactor().devMgtGet(request, IBPath.builder(null).dlid(lidOf(at)).build(), modifier));
@@ -201,9 +206,10 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
         return at != null ? at.lid(smp(), gmp()) : localPortInfo().lid();
     }
 
-    /** Where SA queries go: the target's LID, or the local port's SM. */
-    private int saLid(PathTarget at) {
-        return at != null ? at.lid(smp(), gmp()) : localPortInfo().masterSmLid();
+    /** The SA MADs' path: {@code --sa-path}'s, else to the target's LID or the local port's SM LID; with {@code --smkey}'s SM_Key. */
+    private IBPath saPath(PathTarget at) {
+        return python.saPath(engine().transport().endPort(),
+                () -> IBPath.builder(null).dlid(at != null ? at.lid(smp(), gmp()) : localPortInfo().masterSmLid()).build());
     }
 
     private SmpPortInfo localPortInfo() {

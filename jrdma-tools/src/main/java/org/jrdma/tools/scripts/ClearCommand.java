@@ -1,9 +1,5 @@
 package org.jrdma.tools.scripts;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -94,26 +90,9 @@ public abstract sealed class ClearCommand extends ScriptCommand permits ClearCom
                 }
             }
         }
-        int status;
-        String text;
-        if (topologyFile != null) {
-            try {
-                text = Files.readString(Path.of(topologyFile));
-                status = 0;
-            } catch (NoSuchFileException e) {
-                err().print("cat: " + topologyFile + ": No such file or directory\n");
-                text = "";
-                status = 1;
-            } catch (IOException e) {
-                err().print("cat: " + topologyFile + ": " + e.getMessage() + "\n");
-                text = "";
-                status = 1;
-            }
-        } else {
-            Output discovery = backticks("ibnetdiscover", caInfo);
-            text = discovery.text();
-            status = discovery.status();
-        }
+        ToolOutput topology = ScriptTopology.read(topologyFile, err(), () -> backticks("ibnetdiscover", caInfo));
+        int status = topology.status();
+        String text = topology.text();
         List<String> perfqueryOptions = new ArrayList<>(caInfo);
         if (!gflags.isEmpty()) {
             perfqueryOptions.add(gflags);
@@ -169,7 +148,7 @@ public abstract sealed class ClearCommand extends ScriptCommand permits ClearCom
     private int perfquery(List<String> options, List<String> operands, String lid, String port) {
         List<String> line = new ArrayList<>(options);
         operands.stream().flatMap(o -> Arrays.stream(o.trim().split("\\s+"))).filter(w -> !w.isEmpty()).forEach(line::add);
-        Output run = backticks("perfquery", line);
+        ToolOutput run = backticks("perfquery", line);
         out().print(run.text());
         resets.add(new Reset(lid, port, run.status() == 0));
         return run.status() == 0 ? 0 : 1;

@@ -1,9 +1,5 @@
 package org.jrdma.tools.scripts;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -82,26 +78,9 @@ public final class IbdatacountersCommand extends ScriptCommand {
                 }
             }
         }
-        int status;
-        String text;
-        if (topologyFile != null) {
-            try {
-                text = Files.readString(Path.of(topologyFile));
-                status = 0;
-            } catch (NoSuchFileException e) {
-                err().print("cat: " + topologyFile + ": No such file or directory\n");
-                text = "";
-                status = 1;
-            } catch (IOException e) {
-                err().print("cat: " + topologyFile + ": " + e.getMessage() + "\n");
-                text = "";
-                status = 1;
-            }
-        } else {
-            Output discovery = backticks("ibnetdiscover", caInfo);
-            text = discovery.text();
-            status = discovery.status();
-        }
+        ToolOutput topology = ScriptTopology.read(topologyFile, err(), () -> backticks("ibnetdiscover", caInfo));
+        int status = topology.status();
+        String text = topology.text();
         List<String> datacountsOptions = new ArrayList<>(List.of("-S"));
         datacountsOptions.addAll(caInfo);
         if (mono) {

@@ -112,7 +112,7 @@ public final class IbdatacountsCommand extends ScriptCommand {
         List<String> ibaddr = new ArrayList<>(flags.caInfo);
         if (flags.guid) {
             ibaddr.addAll(List.of("-G", "-L", address));
-            Output resolved = script.backticks("ibaddr", ibaddr);
+            ToolOutput resolved = script.backticks("ibaddr", ibaddr);
             if (resolved.text().contains("failed")) {
                 script.out().print("guid " + address + " address resolution: ");
                 red(script, flags, "FAILED");
@@ -141,7 +141,7 @@ public final class IbdatacountsCommand extends ScriptCommand {
         }
         List<String> perfquery = new ArrayList<>(flags.caInfo);
         perfquery.addAll(words(List.of(lid, portnum)));
-        Output counters = script.backticks("perfquery", perfquery);
+        ToolOutput counters = script.backticks("perfquery", perfquery);
         Map<String, Long> values = new LinkedHashMap<>();
         int filtered = filter(script, flags, lid, portnum, counters.text(), values);
         String prefix = "Error on lid " + lid + " (" + nodename + ") port " + portname + ": ";

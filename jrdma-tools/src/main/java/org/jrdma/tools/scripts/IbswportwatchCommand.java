@@ -80,7 +80,7 @@ public final class IbswportwatchCommand extends ScriptCommand {
         String lid = address;
         if (!guid.isEmpty()) {
             // ibtool's perfquery reads LIDs: the port GUID becomes one as ibaddr -G resolves it
-            Output resolved = backticks("ibaddr", IbdatacountsCommand.words(List.of("-G -L", address)));
+            ToolOutput resolved = backticks("ibaddr", IbdatacountsCommand.words(List.of("-G -L", address)));
             String[] fields = resolved.text().trim().split("\\s+");
             if (resolved.status() != 0 || fields.length < 3) {
                 err().print("perfquery failed : \"" + typed + "\"\n");
@@ -173,7 +173,7 @@ public final class IbswportwatchCommand extends ScriptCommand {
     /** The script's {@code get_new_counts}: the last values become the old ones, perfquery's the new; false if it failed. */
     private boolean poll(List<String> perfquery, String typed) {
         current.putAll(latest);
-        Output run = backticks("perfquery", perfquery);
+        ToolOutput run = backticks("perfquery", perfquery);
         if (run.status() != 0) {
             err().print("perfquery failed : \"" + typed + "\"\n");
             return false;

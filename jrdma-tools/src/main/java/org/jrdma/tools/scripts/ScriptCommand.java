@@ -136,16 +136,16 @@ abstract class ScriptCommand implements Callable<Integer> {
      * script runs {@code tool} in backticks: what it prints on standard output is returned, what it
      * prints on standard error goes to this command's.
      */
-    final Output backticks(String tool, List<String> toolArgs) {
+    final ToolOutput backticks(String tool, List<String> toolArgs) {
         return run(tool, toolArgs, err());
     }
 
     /** Runs {@code ibtool tool toolArgs...} as {@link #backticks}, its standard error discarded ({@code 2>/dev/null}). */
-    final Output silently(String tool, List<String> toolArgs) {
+    final ToolOutput silently(String tool, List<String> toolArgs) {
         return run(tool, toolArgs, new PrintWriter(new StringWriter()));
     }
 
-    private Output run(String tool, List<String> toolArgs, PrintWriter toolErr) {
+    private ToolOutput run(String tool, List<String> toolArgs, PrintWriter toolErr) {
         List<String> line = new ArrayList<>(List.of(tool));
         line.addAll(sim.forwarded());
         line.addAll(toolArgs);
@@ -156,7 +156,7 @@ abstract class ScriptCommand implements Callable<Integer> {
         cl.setErr(toolErr);
         int status = cl.execute(argv);
         err().flush();
-        return new Output(status, text.toString());
+        return new ToolOutput(status, text.toString());
     }
 
     /** {@code -C ca -P port} as IBswcountlimits' {@code get_ca_name_port_param_string} adds them, when given. */
@@ -169,14 +169,5 @@ abstract class ScriptCommand implements Callable<Integer> {
             params.addAll(List.of("-P", port));
         }
         return params;
-    }
-
-    /**
-     * A tool's run in backticks.
-     *
-     * @param status its exit status
-     * @param text   its standard output
-     */
-    record Output(int status, String text) {
     }
 }

@@ -4,22 +4,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jrdma.RdmaException;
 import org.jrdma.devices.EndPort;
-import org.jrdma.iba.Iba;
 import org.jrdma.mad.MadEngine;
 import org.jrdma.mad.MadTransactor;
-import org.jrdma.path.IBPath;
 import org.jrdma.subnet.Subnet;
 import org.jrdma.subnet.SubnetCache;
 import org.jrdma.subnet.SubnetCacheException;
 import org.jrdma.subnet.SubnetDiscovery;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.PackageFabricCommand;
-import org.jrdma.tools.UsageException;
+import org.jrdma.tools.PythonRdmaOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -29,7 +29,8 @@ import picocli.CommandLine.Parameters;
  * with what only one side has. REFERENCE (and CURRENT, which then replaces the live subnet) is a
  * libibnetdisc cache, as {@code ibnetdiscover --cache FILE} writes it (python-rdma pickles its own
  * subnet object instead), its name's {@code $C}, {@code $P} and {@code $A} the local port's when it
- * is alone; without CURRENT the subnet is discovered by directed route, or from the
+ * is alone; without CURRENT the subnet is discovered by directed route, by python-rdma's LID walk
+ * with {@code --discovery LID} ({@link SubnetDiscovery#byLid}), or from the
  * SA's records with {@code --sa} or {@code --discovery SA}. {@code --cache FILE} is python-rdma's
  * discovery cache: the current subnet is read from FILE when it exists (unless
  * {@code --refresh-cache}), else discovered and saved there.
@@ -55,7 +56,8 @@ public final class SubnetDiffCommand extends PackageFabricCommand {
     boolean sa;
 
     @Option(names = "--discovery", paramLabel = "{LID|DR|SA}",
-            description = "how to discover the current subnet: DR and LID by directed-route SMPs, SA from the SA's records")
+            description = "how to discover the current subnet: DR by directed-route SMPs, LID each node read by LID-routed SMPs "
+                    + "once a directed-route hop found it, SA from the SA's records")
     String discovery;
 
     @Option(names = "--cache", paramLabel = "FILE", description = "read the current subnet from FILE if it exists, else discover it and save it there")
@@ -64,14 +66,8 @@ public final class SubnetDiffCommand extends PackageFabricCommand {
     @Option(names = "--refresh-cache", description = "discover the current subnet even when --cache's FILE exists (and save it there)")
     boolean refreshCache;
 
-    @Option(names = "--smkey", paramLabel = "N", description = "the SM_Key of the SA queries (python-rdma's SAFormat.SMKey; default 0, untrusted)")
-    long smKey;
-
-    @Option(names = "--sa-path", paramLabel = "PATH", description = "the path to the SA, a path string as python-rdma reads it (a LID, a GID...); implies --sa")
-    String saPath;
-
-    @Option(names = "--int-names", description = "python-rdma's internal field names (subnet_diff prints no fields: no effect)")
-    boolean intNames;
+    @Mixin
+    PythonRdmaOptions python;
 
     @Override
     protected boolean hasJsonDocument() {
@@ -87,7 +83,7 @@ public final class SubnetDiffCommand extends PackageFabricCommand {
             if (discovery != null && !List.of("LID", "DR", "SA").contains(discovery)) {
                 throw new Failure("--discovery: invalid choice: '" + discovery + "' (choose from 'LID', 'DR', 'SA')");
             }
-            if ((sa || saPath != null) && discovery != null && !discovery.equals("SA")) {
+            if ((sa || python.saPathGiven()) && discovery != null && !discovery.equals("SA")) {
                 throw new Failure("Can't combine --sa with discovery mode '" + discovery + "'");
             }
             Subnet reference = load(files.size() > 1 ? files.get(0) : expand(files.get(0)));
@@ -127,15 +123,14 @@ public final class SubnetDiffCommand extends PackageFabricCommand {
     }
 
     private SubnetDiscovery discover() {
-        if (sa || saPath != null || "SA".equals(discovery)) {
+        if (sa || python.saPathGiven() || "SA".equals(discovery)) {
             MadEngine engine = engine();
             EndPort endPort = engine.transport().endPort().orElseThrow(() -> new Failure("--sa needs the end port the MADs leave from, which "
                     + engine.transport().describe() + " does not say"));
             MadTransactor transactor = new MadTransactor(engine, endPort).withTimeouts(madTimeout(), madRetries());
-            IBPath path = saPath == null ? transactor.saPath() : saPath(endPort);
-            return SubnetDiscovery.fromSa(transactor.withSaPath(path.toBuilder().smKey(smKey).build()));
+            return SubnetDiscovery.fromSa(transactor.withSaPath(python.saPath(Optional.of(endPort), transactor::saPath)));
         }
-        return SubnetDiscovery.run(smp());
+        return "LID".equals(discovery) ? SubnetDiscovery.byLid(smp()) : SubnetDiscovery.run(smp());
     }
 
     /**
@@ -164,15 +159,6 @@ public final class SubnetDiffCommand extends PackageFabricCommand {
         }
         m.appendTail(expanded);
         return Path.of(expanded.toString());
-    }
-
-    /** {@code --sa-path}'s path from {@code endPort}, QP1 to QP1 with the GSI Q_Key, as python-rdma makes it. */
-    private IBPath saPath(EndPort endPort) {
-        try {
-            return org.jrdma.path.Path.fromString(saPath, endPort).toBuilder().dqpn(Iba.QP1).sqpn(Iba.QP1).qkey(Iba.IB_DEFAULT_QP1_QKEY).build();
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("invalid path: " + saPath, e.getMessage());
-        }
     }
 
     /** A subnet cache file; one that cannot be read is python-rdma's {@code load_cache} failure. */
