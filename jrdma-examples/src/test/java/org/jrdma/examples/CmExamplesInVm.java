@@ -64,7 +64,7 @@ public final class CmExamplesInVm {
                         concat(rpingC, List.of("-c", "-q"), pings, port(19205))),
                 new Scenario("rping -P: Java persistent server, two C clients at once", 19206,
                         shell(String.join(" ", rpingJava) + " -s -P -v -S " + SIZE + " -p 19206 & java=$!; "
-                                + "while [ ! -e " + DONE + " ]; do sleep 0.2; done; kill $java; wait $java; exit 0"),
+                                + "while [ ! -e " + DONE + " ]; do sleep 0.2; done; sleep 1; kill $java; wait $java; exit 0"),
                         shell("rm -f " + DONE + "; c=\"rping -c " + String.join(" ", pings) + " -p 19206\"; "
                                 + "$c & first=$!; $c; second=$?; wait $first; first=$?; touch " + DONE
                                 + "; exit $((first | second))")),

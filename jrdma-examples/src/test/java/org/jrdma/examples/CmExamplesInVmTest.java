@@ -39,7 +39,7 @@ class CmExamplesInVmTest {
     @TestFactory
     Stream<DynamicTest> cmExamples() {
         Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
-        VmResult result = SoftRoceVm.builder().module("rdma_ucm").build().runJava(Duration.ofMinutes(10),
+        VmResult result = SoftRoceVm.builder().module("rdma_ucm").build().runJava(Duration.ofMinutes(15),
                 CmExamplesInVm.class, List.of(RcPingpong.class, Verbs.class, Gid.class, CommandLine.class, CNumbers.class));
         String output = result.output();
         System.out.println("CmExamplesInVm in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n" + output);
