@@ -97,6 +97,13 @@ public final class RcFlow {
     private static final int MESSAGE_BUFFERS = 4;
     private static final int RECEIVES = 2;
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** How long a server waits for its client's connect request (rdma_cm), as long as for its TCP connection. */
+    private static final Duration ACCEPT_WAIT = Duration.ofHours(1);
+    /**
+     * How long each side waits for ESTABLISHED (rdma_cm): the CM's own retries end a connection
+     * nobody answers sooner, and a server's JVM in an emulated VM may take this long to accept.
+     */
+    private static final Duration CONNECT_WAIT = Duration.ofMinutes(2);
     private static final String OK = "OK";
     /** The tutorial's {@code retry_cnt}: resends after an ack timeout. */
     static final int RETRY_CNT = 7;
@@ -285,7 +292,7 @@ public final class RcFlow {
                 listener.bindAddr(new InetSocketAddress(settings.port()));
                 listener.listen(1);
                 System.out.println("rdma_cm: listening on port " + settings.port());
-                CmEvent request = channel.expect(CmEventType.CONNECT_REQUEST, WAIT);
+                CmEvent request = channel.expect(CmEventType.CONNECT_REQUEST, ACCEPT_WAIT);
                 id = request.id();
                 System.out.println("rdma_cm: connect request from " + id.peerAddress());
             } else {
@@ -306,7 +313,7 @@ public final class RcFlow {
             } else {
                 id.connect(param);
             }
-            channel.expect(CmEventType.ESTABLISHED, WAIT);
+            channel.expect(CmEventType.ESTABLISHED, CONNECT_WAIT);
             QpAttr attr = flow.qp.query();
             System.out.println("5. connected with rdma_cm (ESTABLISHED), " + RECEIVES + " receives posted before");
             System.out.printf("6. queue pair in %s towards QP 0x%06x: timeout 0x%x, retry_cnt %d, rnr_retry %d,"

@@ -23,7 +23,7 @@ import org.jrdma.examples.cm.Rping;
  * {@code --- exit N: command} and its output.
  */
 public final class CmExamplesInVm {
-    private static final Duration TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration TIMEOUT = Duration.ofMinutes(3);
     /** rxe0's address: rdma_cm resolves it to the device. */
     static final String RXE_ADDRESS = "10.0.0.1";
     /** Pings per rping run, and their size. */
