@@ -122,7 +122,7 @@ public final class Rping {
 
         void debug(String format, Object... args) {
             if (debug) {
-                OUT.printf(format, args);
+                OUT.print(String.format(format, args));
             }
         }
     }
@@ -178,7 +178,7 @@ public final class Rping {
                 case 'S' -> {
                     options.size = CNumbers.atoi(arg);
                     if (options.size < MIN_BUFSIZE || options.size > BUFSIZE - 1) {
-                        ERR.printf("Invalid size %d (valid range is %d to %d)\n", options.size, MIN_BUFSIZE, BUFSIZE);
+                        printf(ERR, "Invalid size %d (valid range is %d to %d)\n", options.size, MIN_BUFSIZE, BUFSIZE);
                         ret = EINVAL;
                     } else {
                         options.debug("size %d\n", CNumbers.atoi(arg));
@@ -187,7 +187,7 @@ public final class Rping {
                 case 'C' -> {
                     options.count = CNumbers.atoi(arg);
                     if (options.count < 0) {
-                        ERR.printf("Invalid count %d\n", options.count);
+                        printf(ERR, "Invalid count %d\n", options.count);
                         ret = EINVAL;
                     } else {
                         options.debug("count %d\n", options.count);
@@ -259,7 +259,7 @@ public final class Rping {
         cb.listener = listener;
         cb.await();
         if (cb.state != CONNECT_REQUEST) {
-            ERR.printf("wait for CONNECT_REQUEST state %d\n", cb.state);
+            printf(ERR, "wait for CONNECT_REQUEST state %d\n", cb.state);
             return -1;
         }
         return cb.serve(cb.child);
@@ -276,7 +276,7 @@ public final class Rping {
         while (true) {
             listening.await();
             if (listening.state != CONNECT_REQUEST) {
-                ERR.printf("wait for CONNECT_REQUEST state %d\n", listening.state);
+                printf(ERR, "wait for CONNECT_REQUEST state %d\n", listening.state);
                 return -1;
             }
             RdmaCmId child = listening.child;
@@ -292,6 +292,15 @@ public final class Rping {
                 }
             });
         }
+    }
+
+    /**
+     * C's {@code printf}/{@code fprintf}: the whole line formatted first and written with one
+     * call, so that lines of standard output and error (and of {@code -P}'s threads) sent to one
+     * file never break into each other.
+     */
+    static void printf(PrintStream stream, String format, Object... args) {
+        stream.print(String.format(format, args));
     }
 
     /** C's {@code perror(call)}: the call and {@code strerror(errno)} on standard error. */
@@ -394,11 +403,11 @@ public final class Rping {
                     }
                 }
                 case ADDR_ERROR, ROUTE_ERROR, CONNECT_ERROR, UNREACHABLE, REJECTED -> {
-                    ERR.printf("cma event %s, error %d\n", event.type().text(), event.status());
+                    printf(ERR, "cma event %s, error %d\n", event.type().text(), event.status());
                     exit();
                 }
                 case DISCONNECTED -> {
-                    ERR.printf("%s DISCONNECT EVENT...\n", server ? "server" : "client");
+                    printf(ERR, "%s DISCONNECT EVENT...\n", server ? "server" : "client");
                     state = DISCONNECTED;
                 }
                 case DEVICE_REMOVAL -> {
@@ -406,7 +415,7 @@ public final class Rping {
                     exit();
                 }
                 default -> {
-                    ERR.printf("unhandled event: %s, ignoring\n", event.type().text());
+                    printf(ERR, "unhandled event: %s, ignoring\n", event.type().text());
                     return false;
                 }
             }
@@ -431,7 +440,7 @@ public final class Rping {
                 if (status == WcStatus.WR_FLUSH_ERR) {
                     return false;
                 }
-                ERR.printf("cq completion failed status %d\n", status.value());
+                printf(ERR, "cq completion failed status %d\n", status.value());
                 state = ERROR;
                 return true;
             }
@@ -452,8 +461,8 @@ public final class Rping {
                 case RECV -> {
                     options.debug("recv completion\n");
                     if (wcs.byteLen(0) != INFO) {
-                        ERR.printf("Received bogus data, size %d\n", wcs.byteLen(0));
-                        ERR.printf("recv wc error: %d\n", -1);
+                        printf(ERR, "Received bogus data, size %d\n", wcs.byteLen(0));
+                        printf(ERR, "recv wc error: %d\n", -1);
                         cqDone = true;
                         state = ERROR;
                         return true;
@@ -556,18 +565,18 @@ public final class Rping {
                     }
                 } catch (SysException e) {
                     perror("rdma_accept", e);
-                    ERR.printf("connect error %d\n", -1);
+                    printf(ERR, "connect error %d\n", -1);
                     return -1;
                 }
                 await();
                 if (state == ERROR) {
-                    ERR.printf("wait for CONNECTED state %d\n", state);
-                    ERR.printf("connect error %d\n", -1);
+                    printf(ERR, "wait for CONNECTED state %d\n", state);
+                    printf(ERR, "connect error %d\n", -1);
                     return -1;
                 }
                 int ret = testServer();
                 if (ret != 0) {
-                    ERR.printf("rping server failed: %d\n", ret);
+                    printf(ERR, "rping server failed: %d\n", ret);
                 }
                 disconnect(id);
                 return ret;
@@ -582,7 +591,7 @@ public final class Rping {
             while (true) {
                 await();
                 if (state != RDMA_READ_ADV) {
-                    ERR.printf("wait for RDMA_READ_ADV state %d\n", state);
+                    printf(ERR, "wait for RDMA_READ_ADV state %d\n", state);
                     break;
                 }
                 options.debug("server received sink adv\n");
@@ -590,18 +599,18 @@ public final class Rping {
                 options.debug("server posted rdma read req \n");
                 await();
                 if (state != RDMA_READ_COMPLETE) {
-                    ERR.printf("wait for RDMA_READ_COMPLETE state %d\n", state);
+                    printf(ERR, "wait for RDMA_READ_COMPLETE state %d\n", state);
                     break;
                 }
                 options.debug("server received read complete\n");
                 if (options.verbose > 0) {
-                    OUT.printf("server ping data: %s\n", cString(rdmaMr.memory()));
+                    printf(OUT, "server ping data: %s\n", cString(rdmaMr.memory()));
                 }
                 postSend();
                 options.debug("server posted go ahead\n");
                 await();
                 if (state != RDMA_WRITE_ADV) {
-                    ERR.printf("wait for RDMA_WRITE_ADV state %d\n", state);
+                    printf(ERR, "wait for RDMA_WRITE_ADV state %d\n", state);
                     break;
                 }
                 options.debug("server received sink adv\n");
@@ -610,7 +619,7 @@ public final class Rping {
                 postRdma(WrOpcode.RDMA_WRITE, length);
                 await();
                 if (state != RDMA_WRITE_COMPLETE) {
-                    ERR.printf("wait for RDMA_WRITE_COMPLETE state %d\n", state);
+                    printf(ERR, "wait for RDMA_WRITE_COMPLETE state %d\n", state);
                     break;
                 }
                 options.debug("server rdma write complete \n");
@@ -632,7 +641,7 @@ public final class Rping {
                 }
                 await();
                 if (state != ROUTE_RESOLVED) {
-                    ERR.printf("waiting for addr/route resolution state %d\n", state);
+                    printf(ERR, "waiting for addr/route resolution state %d\n", state);
                     return -1;
                 }
                 options.debug("rdma_resolve_addr - rdma_resolve_route successful\n");
@@ -641,13 +650,13 @@ public final class Rping {
                     id.connect(connParam());
                 } catch (SysException e) {
                     perror("rdma_connect", e);
-                    ERR.printf("connect error %d\n", -1);
+                    printf(ERR, "connect error %d\n", -1);
                     return -1;
                 }
                 await();
                 if (state != CONNECTED) {
-                    ERR.printf("wait for CONNECTED state %d\n", state);
-                    ERR.printf("connect error %d\n", -1);
+                    printf(ERR, "wait for CONNECTED state %d\n", state);
+                    printf(ERR, "connect error %d\n", -1);
                     return -1;
                 }
                 if (options.selfCreateQp) {
@@ -657,7 +666,7 @@ public final class Rping {
                 options.debug("rdma_connect successful\n");
                 int ret = testClient();
                 if (ret != 0) {
-                    ERR.printf("rping client failed: %d\n", ret);
+                    printf(ERR, "rping client failed: %d\n", ret);
                 }
                 disconnect(id);
                 awaitDisconnected();
@@ -691,14 +700,14 @@ public final class Rping {
                 postSend();
                 await();
                 if (state != RDMA_WRITE_ADV) {
-                    ERR.printf("wait for RDMA_WRITE_ADV state %d\n", state);
+                    printf(ERR, "wait for RDMA_WRITE_ADV state %d\n", state);
                     return -1;
                 }
                 format(rdmaMr);
                 postSend();
                 await();
                 if (state != RDMA_WRITE_COMPLETE) {
-                    ERR.printf("wait for RDMA_WRITE_COMPLETE state %d\n", state);
+                    printf(ERR, "wait for RDMA_WRITE_COMPLETE state %d\n", state);
                     return -1;
                 }
                 if (options.validate > 0 && start.mismatch(sink) != -1) {
@@ -706,7 +715,7 @@ public final class Rping {
                     return -1;
                 }
                 if (options.verbose > 0) {
-                    OUT.printf("ping data: %s\n", cString(sink));
+                    printf(OUT, "ping data: %s\n", cString(sink));
                 }
             }
             return 0;
