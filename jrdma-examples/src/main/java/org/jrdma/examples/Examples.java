@@ -4,6 +4,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.examples.cm.EchoClient;
+import org.jrdma.examples.cm.EchoServer;
+import org.jrdma.examples.cm.Rping;
 
 /**
  * Runs one example program as a server and a client, two processes on this machine, with
@@ -17,17 +20,26 @@ import java.util.List;
  * Examples ud-pingpong-c [ARGS]  UdPingpong  /  C ibv_ud_pingpong 127.0.0.1
  * Examples rc-pingpong [ARGS]    RcPingpong  /  C ibv_rc_pingpong 127.0.0.1
  * Examples write-bw [ARGS]       WriteBw  /  C ib_write_bw 127.0.0.1
+ * Examples rc-flow-cm [ARGS]     RcFlow --server -R  /  RcFlow -R 10.0.0.1 (the RC flow over rdma_cm)
+ * Examples rping [ARGS]          Rping -s -v  /  Rping -c -v -V -C 10 -a 10.0.0.1
+ * Examples rping-c [ARGS]        Rping -s -v  /  C rping -c -v -V -C 10 -a 10.0.0.1
+ * Examples echo [ARGS]           EchoServer -C 1  /  EchoClient -v -a 10.0.0.1
  * </pre>
  *
  * ARGS go to both sides, replacing the defaults ({@code -d rxe0 -g 0 -s 512 -n 100 -c} for the UD
  * ping-pong, {@code -d rxe0 -g 0 -n 100} for the RC one, {@code -d rxe0 -x 0 -F -n 1000} for
- * the bandwidth; RcFlow gets {@code -d rxe0} and ARGS); do not pass a port.
+ * the bandwidth; RcFlow gets {@code -d rxe0} and ARGS); for rping, the echo client and the RC flow
+ * over rdma_cm they are added to the client's options (and to rping's server's), which connect
+ * with rdma_cm to rxe0's address {@value #RXE_ADDRESS}; do not pass a port.
  */
 public final class Examples {
     /** The TCP port of every example's exchange, the C tools' default. */
     static final int PORT = 18515;
+    /** rxe0's address in the VM, which rdma_cm resolves to the device. */
+    static final String RXE_ADDRESS = "10.0.0.1";
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
-    private static final String USAGE = "usage: Examples rc-flow|ud-pingpong|ud-pingpong-c|rc-pingpong|write-bw [ARGS]";
+    private static final String USAGE =
+            "usage: Examples rc-flow|ud-pingpong|ud-pingpong-c|rc-pingpong|write-bw|rc-flow-cm|rping|rping-c|echo [ARGS]";
 
     private Examples() {
     }
@@ -40,6 +52,8 @@ public final class Examples {
         List<String> given = List.of(args).subList(1, args.length);
         List<String> server;
         List<String> client;
+        List<String> host = List.of("127.0.0.1");
+        boolean rdmaCm = false;
         switch (args[0]) {
             case "rc-flow" -> {
                 server = concat(java(RcFlow.class), List.of("--server", "-d", "rxe0"), given);
@@ -60,13 +74,33 @@ public final class Examples {
                 server = concat(java(WriteBw.class), options);
                 client = concat(List.of("ib_write_bw"), options);
             }
+            case "rc-flow-cm" -> {
+                server = concat(java(RcFlow.class), List.of("--server", "-R"), given);
+                client = concat(java(RcFlow.class), List.of("-R"), given);
+                host = List.of(RXE_ADDRESS);
+                rdmaCm = true;
+            }
+            case "rping", "rping-c" -> {
+                server = concat(java(Rping.class), List.of("-s", "-v"), given, List.of("-p", Integer.toString(PORT)));
+                client = concat(args[0].endsWith("-c") ? List.of("rping") : java(Rping.class),
+                        List.of("-c", "-v", "-V", "-C", "10", "-a", RXE_ADDRESS), given, List.of("-p", Integer.toString(PORT)));
+                host = List.of();
+                rdmaCm = true;
+            }
+            case "echo" -> {
+                server = concat(java(EchoServer.class), List.of("-C", "1", "-p", Integer.toString(PORT)));
+                client = concat(java(EchoClient.class), List.of("-v", "-a", RXE_ADDRESS), given,
+                        List.of("-p", Integer.toString(PORT)));
+                host = List.of();
+                rdmaCm = true;
+            }
             default -> {
                 System.err.println(USAGE);
                 System.exit(2);
                 return;
             }
         }
-        PeerPair.Result result = runAndPrint(args[0], server, concat(client, List.of("127.0.0.1")), PORT, TIMEOUT);
+        PeerPair.Result result = runAndPrint(args[0], server, concat(client, host), PORT, rdmaCm, TIMEOUT);
         System.exit(result.succeeded() ? 0 : 1);
     }
 

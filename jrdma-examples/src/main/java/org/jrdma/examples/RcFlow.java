@@ -6,6 +6,10 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,6 +18,12 @@ import java.util.Deque;
 import java.util.List;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaException;
+import org.jrdma.cm.CmEvent;
+import org.jrdma.cm.CmEventType;
+import org.jrdma.cm.ConnParam;
+import org.jrdma.cm.EventChannel;
+import org.jrdma.cm.PortSpace;
+import org.jrdma.cm.RdmaCmId;
 import org.jrdma.devices.EndPort;
 import org.jrdma.examples.PingpongExchange.ExchangeException;
 import org.jrdma.iba.Gid;
@@ -87,6 +97,13 @@ public final class RcFlow {
     private static final int MESSAGE_BUFFERS = 4;
     private static final int RECEIVES = 2;
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** How long a server waits for its client's connect request (rdma_cm), as long as for its TCP connection. */
+    private static final Duration ACCEPT_WAIT = Duration.ofHours(1);
+    /**
+     * How long each side waits for ESTABLISHED (rdma_cm): the CM's own retries end a connection
+     * nobody answers sooner, and a server's JVM in an emulated VM may take this long to accept.
+     */
+    private static final Duration CONNECT_WAIT = Duration.ofMinutes(2);
     private static final String OK = "OK";
     /** The tutorial's {@code retry_cnt}: resends after an ack timeout. */
     static final int RETRY_CNT = 7;
@@ -103,6 +120,7 @@ public final class RcFlow {
     /** The command line's options and operands, with their defaults. */
     private static final class Options {
         @Option(names = "--server") boolean server;
+        @Option(names = {"-R", "--rdma-cm"}) boolean rdmaCm;
         @Option(names = {"-p", "--port"}) long port = 18515;
         @Option(names = {"-d", "--ib-dev"}) String device;
         @Option(names = {"-i", "--ib-port"}) Long ibPort;
@@ -122,6 +140,10 @@ public final class RcFlow {
               -i, --ib-port=<port>   port of the device (default: its first active one)
               -g, --gid-idx=<index>  local GID index (default 0)
               -s, --size=<size>      bytes of the RDMA write and of each half read back (default 4096)
+              -R, --rdma-cm          connect with rdma_cm instead of the no-CM exchange over TCP: the
+                                     server listens on <port>, the client resolves <host> (an IP
+                                     address of the server's RDMA interface), the queue pair is made
+                                     by rdma_create_qp and the regions are exchanged in messages
 
             The queue pair uses the tutorial's retry_cnt 7, rnr_retry 7 and min_rnr_timer 0x12. Its ack
             timeout is computed from the path, as python-rdma does: 0x12 on RoCE (the path's packet
@@ -138,8 +160,9 @@ public final class RcFlow {
      * @param endPort  the end port selector ({@code dev}, {@code dev/port}), or null for the default
      * @param gidIndex the local GID's index
      * @param size     bytes written, and read back per half
+     * @param rdmaCm   whether to connect with rdma_cm rather than the no-CM exchange over TCP
      */
-    record Settings(String host, int port, String endPort, int gidIndex, int size) {
+    record Settings(String host, int port, String endPort, int gidIndex, int size, boolean rdmaCm) {
         static Settings parse(String[] args) throws UsageException {
             Options line = new Options();
             GetoptStyle.parse(line, args, List.of());
@@ -157,7 +180,7 @@ public final class RcFlow {
             String endPort = line.device == null ? null
                     : line.ibPort != null ? line.device + "/" + line.ibPort : line.device;
             return new Settings(line.server ? null : operands.getFirst(), (int) line.port, endPort,
-                    (int) line.gidIndex, (int) line.size);
+                    (int) line.gidIndex, (int) line.size, line.rdmaCm);
         }
 
         boolean isServer() {
@@ -170,25 +193,31 @@ public final class RcFlow {
     private final Pd pd;
     private final Qp qp;
     private final CqPoller poller;
-    private final Deque<String> early = new ArrayDeque<>();
+    private final Deque<byte[]> early = new ArrayDeque<>();
     private final String role;
     private BufferPool messages;
     private int checks;
     private int failures;
 
-    /** Steps 1 to 4: context, protection domain, completion queue, queue pair. */
-    private RcFlow(Settings settings, EndPort endPort, Context ctx) {
+    /**
+     * Steps 1 to 4: context, protection domain, completion queue, queue pair; with rdma_cm
+     * ({@code id} not null) the context is the one librdmacm opened for the identifier and the
+     * queue pair is made by {@code rdma_create_qp}.
+     */
+    private RcFlow(Settings settings, EndPort endPort, Context ctx, RdmaCmId id) {
         this.settings = settings;
         this.endPort = endPort;
         this.role = settings.isServer() ? "server" : "client";
-        System.out.println("1. context: " + ctx.deviceName() + " for end port " + endPort);
+        System.out.println("1. context: " + ctx.deviceName() + (id == null ? " for end port " + endPort
+                : " port " + id.portNum() + ", opened by librdmacm"));
         this.pd = ctx.pd();
         System.out.println("2. protection domain");
         Cq cq = ctx.cq(16, ctx.compChannel());
         this.poller = new CqPoller(cq);
         System.out.println("3. completion queue of " + cq.cqe() + " entries, on a completion channel");
-        this.qp = pd.qp(new QpInitAttr(QpType.RC, cq, cq).sqSigAll(true).cap(new QpCap(4, 4, 1, 1, 0)));
-        System.out.printf("4. RC queue pair 0x%06x%n", qp.qpNum());
+        QpInitAttr init = new QpInitAttr(QpType.RC, cq, cq).sqSigAll(true).cap(new QpCap(4, 4, 1, 1, 0));
+        this.qp = id == null ? pd.qp(init) : id.createQp(pd, init);
+        System.out.printf("4. RC queue pair 0x%06x%s%n", qp.qpNum(), id == null ? "" : " (rdma_create_qp)");
     }
 
     /** Runs the server or the client; exits 0 when every check passed. */
@@ -207,10 +236,13 @@ public final class RcFlow {
 
     /** Runs one side; returns the exit status, printing what failed. */
     static int run(Settings settings) {
+        if (settings.rdmaCm()) {
+            return runCm(settings);
+        }
         try {
             EndPort endPort = Rdma.getEndPort(settings.endPort());
             try (Context ctx = Rdma.getVerbs(endPort); Arena arena = Arena.ofConfined()) {
-                return new RcFlow(settings, endPort, ctx).connectAndRun(arena);
+                return new RcFlow(settings, endPort, ctx, null).connectAndRun(arena);
             }
         } catch (IOException | ExchangeException | RdmaException | IllegalStateException | IllegalArgumentException e) {
             System.out.println("RcFlow: " + e);
@@ -235,19 +267,87 @@ public final class RcFlow {
             System.out.printf("6. queue pair in %s towards QP 0x%06x: timeout 0x%x, retry_cnt %d, rnr_retry %d,"
                     + " min_rnr_timer 0x%x%n", attr.qpState(), path.dqpn().orElseThrow(), attr.timeout(),
                     attr.retryCnt(), attr.rnrRetry(), attr.minRnrTimer());
+            return work(arena, own -> {
+                own.write(new DataOutputStream(socket.getOutputStream()));
+                return RemoteRegion.read(new DataInputStream(socket.getInputStream()));
+            });
+        }
+    }
+
+    /** How the two sides swap their regions (step 8): over the TCP connection, or in messages. */
+    private interface RegionExchange {
+        RemoteRegion swap(RemoteRegion own) throws IOException;
+    }
+
+    /**
+     * The tutorial's RC flow over rdma_cm: the server listens and takes a connect request, the
+     * client resolves the address and route; each makes steps 1 to 4 on the identifier's device,
+     * posts its receives and connects or accepts; the regions then go over the connection as messages.
+     */
+    static int runCm(Settings settings) {
+        try (EventChannel channel = EventChannel.create(); Arena arena = Arena.ofConfined()) {
+            RdmaCmId id;
+            if (settings.isServer()) {
+                RdmaCmId listener = channel.createId(PortSpace.TCP);
+                listener.bindAddr(new InetSocketAddress(settings.port()));
+                listener.listen(1);
+                System.out.println("rdma_cm: listening on port " + settings.port());
+                CmEvent request = channel.expect(CmEventType.CONNECT_REQUEST, ACCEPT_WAIT);
+                id = request.id();
+                System.out.println("rdma_cm: connect request from " + id.peerAddress());
+            } else {
+                id = channel.createId(PortSpace.TCP);
+                id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName(settings.host()), settings.port()), WAIT);
+                channel.expect(CmEventType.ADDR_RESOLVED, WAIT);
+                id.resolveRoute(WAIT);
+                channel.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+                System.out.println("rdma_cm: address and route of " + id.peerAddress() + " resolved");
+            }
+            RcFlow flow = new RcFlow(settings, null, id.context(), id);
+            flow.messages = new BufferPool(flow.pd, MESSAGE_BUFFERS, MESSAGE_BYTES);
+            flow.messages.postRecvs(flow.qp, RECEIVES);
+            ConnParam param = new ConnParam().responderResources(1).initiatorDepth(1).retryCount(RETRY_CNT)
+                    .rnrRetryCount(7);
+            if (settings.isServer()) {
+                id.accept(param);
+            } else {
+                id.connect(param);
+            }
+            channel.expect(CmEventType.ESTABLISHED, CONNECT_WAIT);
+            QpAttr attr = flow.qp.query();
+            System.out.println("5. connected with rdma_cm (ESTABLISHED), " + RECEIVES + " receives posted before");
+            System.out.printf("6. queue pair in %s towards QP 0x%06x: timeout 0x%x, retry_cnt %d, rnr_retry %d,"
+                    + " min_rnr_timer 0x%x%n", attr.qpState(), attr.destQpNum(), attr.timeout(), attr.retryCnt(),
+                    attr.rnrRetry(), attr.minRnrTimer());
+            return flow.work(arena, own -> {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                own.write(new DataOutputStream(bytes));
+                flow.send(bytes.toByteArray());
+                return RemoteRegion.read(new DataInputStream(new ByteArrayInputStream(flow.receiveBytes())));
+            });
+        } catch (IOException | RdmaException | IllegalStateException | IllegalArgumentException e) {
+            System.out.println("RcFlow: " + e);
+            return 1;
+        }
+    }
+
+    /** Steps 7 to 9 on the connected queue pair, the regions swapped by {@code exchange}. */
+    private int work(Arena arena, RegionExchange exchange) throws IOException {
+        try {
             Layout layout = new Layout(settings.size());
             Mr exposed = pd.mr(arena.allocate(layout.exposedBytes(), Pingpong.PAGE_SIZE), ACCESS);
             Mr local = pd.mr(arena.allocate(layout.exposedBytes() + Long.BYTES, Pingpong.PAGE_SIZE),
                     Access.LOCAL_WRITE);
-            messages = new BufferPool(pd, MESSAGE_BUFFERS, MESSAGE_BYTES);
-            messages.postRecvs(qp, RECEIVES);
+            if (messages == null) {
+                messages = new BufferPool(pd, MESSAGE_BUFFERS, MESSAGE_BYTES);
+                messages.postRecvs(qp, RECEIVES);
+            }
             layout.fill(exposed.memory(), 0, 2 * settings.size(), SERVER_SEED);
             exposed.memory().set(ValueLayout.JAVA_LONG, layout.wordOffset(), INITIAL_WORD);
             System.out.println("7. registered: exposed region " + RemoteRegion.of(exposed) + ", local region of "
                     + local.length() + " bytes, " + MESSAGE_BUFFERS + " message buffers; " + RECEIVES
                     + " receives posted");
-            RemoteRegion.of(exposed).write(new DataOutputStream(socket.getOutputStream()));
-            RemoteRegion peer = RemoteRegion.read(new DataInputStream(socket.getInputStream()));
+            RemoteRegion peer = exchange.swap(RemoteRegion.of(exposed));
             System.out.println("8. peer's region: " + peer);
             System.out.println("9. data (" + role + "):");
             if (settings.isServer()) {
@@ -372,16 +472,25 @@ public final class RcFlow {
 
     /** Sends {@code text} from a message buffer and waits for its completion. */
     private void send(String text) {
-        byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        send(text.getBytes(StandardCharsets.US_ASCII));
+        System.out.println("   send: \"" + text + "\"");
+    }
+
+    /** Sends {@code bytes} from a message buffer and waits for its completion. */
+    private void send(byte[] bytes) {
         int buf = messages.pop();
         messages.copyTo(buf, 0, bytes);
         qp.postSend(messages.makeSendWr(buf, bytes.length, null));
         awaitSend(WcOpcode.SEND);
-        System.out.println("   send: \"" + text + "\"");
+    }
+
+    /** The text of the next message received. */
+    private String receive() {
+        return new String(receiveBytes(), StandardCharsets.US_ASCII);
     }
 
     /** The next message received, which may have arrived while a send was awaited. */
-    private String receive() {
+    private byte[] receiveBytes() {
         if (!early.isEmpty()) {
             return early.poll();
         }
@@ -406,11 +515,11 @@ public final class RcFlow {
         }
     }
 
-    /** The text of receive {@code wc}; its buffer goes back to the queue pair as a new receive. */
-    private String message(Wc wc) {
+    /** The bytes of receive {@code wc}; its buffer goes back to the queue pair as a new receive. */
+    private byte[] message(Wc wc) {
         byte[] bytes = messages.copyFrom(BufferPool.bufIdx(wc.wrId()), 0, wc.byteLen());
         messages.finishWc(qp, wc);
-        return new String(bytes, StandardCharsets.US_ASCII);
+        return bytes;
     }
 
     /** The next completion, checked ({@link org.jrdma.verbs.WcException} for an error status). */

@@ -1,0 +1,133 @@
+package org.jrdma.examples.cm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import org.jrdma.endpoint.RdmaEndpoint;
+import org.jrdma.endpoint.RegisteredBuffer;
+import org.jrdma.endpoint.RemoteBuffer;
+
+/**
+ * The client of {@link EchoServer}, on {@code org.jrdma.endpoint}: connects with
+ * {@link RdmaEndpoint#connect}, takes the server's {@link RemoteBuffer} from its first message,
+ * sends {@code -C} messages of {@code -S} bytes with the endpoint's futures ({@code send},
+ * {@code receive}) and checks each echo, then RDMA-writes a line of text into the server's buffer,
+ * RDMA-reads it back into a buffer of its own and checks it, and closes (the server sees the
+ * disconnect and prints the text).
+ *
+ * <pre>
+ * EchoClient -a address [-p port] [-C count] [-S size] [-v]
+ * </pre>
+ *
+ * {@code -v} prints each echo ({@code echo data: ...}). The last line counts the checks; the exit
+ * status is 0 when all passed, 1 otherwise, 2 for a bad command line.
+ */
+public final class EchoClient {
+    /** The default rdma_cm port of the echo pair. */
+    static final int PORT = 7175;
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String USAGE = "usage: EchoClient -a address [-p port] [-C count] [-S size] [-v]";
+
+    private EchoClient() {
+    }
+
+    /** Runs the client; see the class comment for the options. */
+    public static void main(String[] args) {
+        InetAddress address = null;
+        int port = PORT;
+        int count = 10;
+        int size = 64;
+        boolean verbose = false;
+        Getopt getopt = new Getopt(args, "a:p:C:S:v");
+        try {
+            for (int op = getopt.next(); op != -1; op = getopt.next()) {
+                switch (op) {
+                    case 'a' -> address = InetAddress.getByName(getopt.optarg);
+                    case 'p' -> port = Integer.parseInt(getopt.optarg);
+                    case 'C' -> count = Integer.parseInt(getopt.optarg);
+                    case 'S' -> size = Integer.parseInt(getopt.optarg);
+                    case 'v' -> verbose = true;
+                    default -> throw new IllegalArgumentException("unknown option or missing argument");
+                }
+            }
+            if (address == null || size < 1 || size > RdmaEndpoint.MAX_MESSAGE || count < 0) {
+                throw new IllegalArgumentException("give -a, a size of 1 to " + RdmaEndpoint.MAX_MESSAGE
+                        + " and a count of 0 or more");
+            }
+        } catch (IllegalArgumentException | UnknownHostException e) {
+            System.err.println("EchoClient: " + e.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
+        }
+        System.exit(run(new InetSocketAddress(address, port), count, size, verbose));
+    }
+
+    /** Connects, echoes, writes and reads; 0 when every check passed. */
+    static int run(InetSocketAddress server, int count, int size, boolean verbose) {
+        int checks = 0;
+        int passed = 0;
+        try (RdmaEndpoint endpoint = RdmaEndpoint.connect(server, WAIT); Arena arena = Arena.ofShared()) {
+            System.out.println("connected to " + endpoint.remoteAddress());
+            RemoteBuffer peer = RemoteBuffer.decode(endpoint.receive().join());
+            System.out.printf("the server's buffer: address 0x%x, rkey 0x%x, %d bytes%n", peer.address(),
+                    peer.rkey(), peer.length());
+            for (int i = 0; i < count; i++) {
+                byte[] sent = message(i, size);
+                endpoint.send(ByteBuffer.wrap(sent)).join();
+                ByteBuffer echo = endpoint.receive().join();
+                byte[] back = new byte[echo.remaining()];
+                echo.get(back);
+                checks++;
+                if (Arrays.equals(sent, back)) {
+                    passed++;
+                } else {
+                    System.out.println("FAIL echo " + i + ": sent " + text(sent) + ", got " + text(back));
+                }
+                if (verbose) {
+                    System.out.println("echo data: " + text(back));
+                }
+            }
+            System.out.println(passed + " of " + count + " messages echoed unchanged");
+            byte[] line = ("written by the EchoClient at " + endpoint.remoteAddress() + " with RDMA WRITE")
+                    .getBytes(StandardCharsets.US_ASCII);
+            try (RegisteredBuffer local = endpoint.register(arena.allocate(2L * line.length, 64))) {
+                MemorySegment memory = local.memory();
+                MemorySegment.copy(line, 0, memory, ValueLayout.JAVA_BYTE, 0, line.length);
+                endpoint.write(local, 0, line.length, peer, 0).join();
+                endpoint.read(local, line.length, line.length, peer, 0).join();
+                checks++;
+                boolean same = memory.asSlice(0, line.length).mismatch(memory.asSlice(line.length, line.length)) == -1;
+                passed += same ? 1 : 0;
+                System.out.printf("%s RDMA write of %d bytes into the server's buffer, RDMA read back: \"%s\"%n",
+                        same ? "OK  " : "FAIL", line.length, text(memory.asSlice(line.length, line.length)
+                                .toArray(ValueLayout.JAVA_BYTE)));
+            }
+        } catch (RuntimeException e) {
+            System.out.println("EchoClient: " + e);
+            return 1;
+        }
+        System.out.println("EchoClient: " + passed + " of " + checks + " checks passed");
+        return passed == checks ? 0 : 1;
+    }
+
+    /** Message {@code i} of {@code size} bytes: {@code "echo-i: "} then letters, cut to the size. */
+    private static byte[] message(int i, int size) {
+        byte[] bytes = new byte[size];
+        byte[] head = ("echo-" + i + ": ").getBytes(StandardCharsets.US_ASCII);
+        for (int k = 0; k < size; k++) {
+            bytes[k] = k < head.length ? head[k] : (byte) ('a' + (i + k) % 26);
+        }
+        return bytes;
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.US_ASCII);
+    }
+}
