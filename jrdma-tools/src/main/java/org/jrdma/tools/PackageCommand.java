@@ -8,19 +8,11 @@ package org.jrdma.tools;
 public abstract class PackageCommand extends IbtoolCommand {
     @Override
     final int run() throws Exception {
-        if (json() && !hasJsonDocument()) {
-            throw new UsageException("--json: " + spec.name() + " has no JSON document yet (README, \"JSON output\")");
-        }
         return execute();
     }
 
     /** Does the command's work and says how it went: {@link ExitCodes#OK} or another status. */
     protected abstract int execute() throws Exception;
-
-    /** Whether the command writes a JSON document under {@code --json}; one that does not refuses the option. */
-    protected boolean hasJsonDocument() {
-        return false;
-    }
 
     /** Whether {@code --json} asked for the command's JSON document rather than the C tool's text. */
     protected final boolean jsonRequested() {

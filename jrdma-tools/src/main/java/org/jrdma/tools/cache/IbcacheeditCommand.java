@@ -72,11 +72,6 @@ public final class IbcacheeditCommand extends PackageCommand {
     }
 
     @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
-    @Override
     protected int execute() {
         long[] switchEdit = last(switchGuid, 2);
         long[] caEdit = last(caGuid, 2);

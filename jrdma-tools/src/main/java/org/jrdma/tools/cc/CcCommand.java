@@ -110,11 +110,6 @@ abstract sealed class CcCommand extends PackageFabricCommand permits IbccqueryCo
         attributeModifier = modifier;
     }
 
-    @Override
-    protected final boolean hasJsonDocument() {
-        return true;
-    }
-
     /** The tool's operations, in its usage order. */
     abstract List<Operation> operations();
 

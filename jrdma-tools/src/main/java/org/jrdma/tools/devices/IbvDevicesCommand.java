@@ -24,11 +24,6 @@ public final class IbvDevicesCommand extends PackageCommand {
     private static final int LIST_FAILED = 1;
 
     @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
-    @Override
     protected int execute() {
         List<VerbsDevice> devices;
         try {

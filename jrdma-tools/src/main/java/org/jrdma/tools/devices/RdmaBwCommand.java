@@ -124,11 +124,6 @@ public final class RdmaBwCommand extends PackageCommand {
     }
 
     @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
-    @Override
     protected int execute() throws IOException {
         if (size < 1 || numSge < 1 || numSge > size || txDepth < 1 || iters < 1 || tcpPort < 1 || tcpPort > 65535) {
             throw new CmdError("--size, --num-sge, --tx-depth and --iters must be positive (num-sge at most size), --port 1 to 65535");

@@ -165,11 +165,6 @@ public final class DumpFtsCommand extends PackageFabricCommand {
     public record MulticastEntry(int mlid, List<Integer> ports) {
     }
 
-    @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
     /** Where the text goes: standard output, or nowhere when the document is written instead. */
     private PrintWriter text() {
         return jsonRequested() ? new PrintWriter(Writer.nullWriter()) : out();

@@ -54,11 +54,6 @@ public final class InitAllPortsCommand extends PackageFabricCommand {
     }
 
     @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
-    @Override
     protected int execute() {
         Subnet subnet;
         try {

@@ -58,11 +58,6 @@ public final class SetGuidCommand extends PackageFabricCommand {
     String alias;
 
     @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
-    @Override
     protected int execute() {
         PathTarget.Kind kind = targetKind.kind();
         PathTarget at = PathTarget.parse(target, kind, 1);

@@ -95,11 +95,6 @@ public final class SetPortStateCommand extends PackageFabricCommand {
     }
 
     @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
-    @Override
     protected int execute() {
         if (disable && enable) {
             throw new UsageException(null, "--disable and --enable exclude each other");

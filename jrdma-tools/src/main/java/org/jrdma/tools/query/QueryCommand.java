@@ -98,11 +98,6 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
     }
 
     @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
-    @Override
     protected int execute() {
         try {
             Method m = METHODS.get(method);

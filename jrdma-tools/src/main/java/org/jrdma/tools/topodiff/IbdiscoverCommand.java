@@ -110,11 +110,6 @@ public final class IbdiscoverCommand extends PackageCommand {
     }
 
     @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
-    @Override
     protected int execute() throws IOException {
         if (discover && input != null) {
             throw new UsageException("--discover and --input both give the topology", "use one of them");

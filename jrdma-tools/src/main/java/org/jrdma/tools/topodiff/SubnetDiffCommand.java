@@ -70,11 +70,6 @@ public final class SubnetDiffCommand extends PackageFabricCommand {
     PythonRdmaOptions python;
 
     @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
-    @Override
     protected int execute() {
         try {
             if (files.isEmpty()) {

@@ -66,11 +66,6 @@ public final class IbsendtrapCommand extends PackageFabricCommand {
     }
 
     @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
-    @Override
     protected int execute() {
         Trap trap = operands.isEmpty() ? Trap.NODE_DESC_CHANGE : Trap.named(operands.getFirst())
                 .orElseThrow(() -> new UsageException(null, "unknown trap name \"" + operands.getFirst() + "\"; known: "

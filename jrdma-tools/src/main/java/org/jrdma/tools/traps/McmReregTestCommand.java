@@ -119,11 +119,6 @@ public final class McmReregTestCommand extends PackageFabricCommand {
     }
 
     @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
-    @Override
     protected int execute() {
         String guidFile = arguments.isEmpty() ? DEFAULT_GUID_FILE : arguments.getFirst();
         MadEngine engine;

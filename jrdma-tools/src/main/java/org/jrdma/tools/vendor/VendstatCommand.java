@@ -184,11 +184,6 @@ public final class VendstatCommand extends PackageFabricCommand {
         return jsonRequested() ? jsonDocument(document, status) : status;
     }
 
-    @Override
-    protected boolean hasJsonDocument() {
-        return true;
-    }
-
     /** Prints the C tool's text (not with {@code --json}). */
     private void print(String format, Object... args) {
         if (!jsonRequested()) {
