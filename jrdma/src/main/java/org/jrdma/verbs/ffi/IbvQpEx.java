@@ -201,8 +201,8 @@ public final class IbvQpEx {
     /**
      * A batch of one send of one scatter/gather element: {@code ibv_wr_start}, {@code qpx->wr_id}
      * and {@code qpx->wr_flags}, {@code ibv_wr_send}, {@code ibv_wr_set_sge},
-     * {@code ibv_wr_complete}, as C builds it; four downcalls from one method, so that the JIT
-     * inlines them all into the caller. Returns 0, or the error number of {@code wr_complete} (the
+     * {@code ibv_wr_complete}, as C builds it; the four downcalls are made from this one method,
+     * one call level nearer the caller's loop than through the builder. Returns 0, or the error number of {@code wr_complete} (the
      * send is then dropped).
      */
     public int postSend(long wrId, int flags, int lkey, long addr, int length) {
