@@ -378,8 +378,7 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
     private void postSend() throws PingpongException {
         try {
             if (qpEx != null) {
-                qpEx.start().wrId(SEND_WRID).wrFlags(SendFlags.SIGNALED).send().sge(sendLkey, sendAddr, settings.size())
-                        .complete();
+                qpEx.postSend(SEND_WRID, SendFlags.SIGNALED, sendLkey, sendAddr, settings.size());
                 ops++;
                 return;
             }

@@ -90,6 +90,32 @@ public final class QpEx implements AutoCloseable {
         }
     }
 
+    /**
+     * Posts one send of {@code length} bytes at {@code addr} under {@code lkey}, a batch of its
+     * own: {@code ibv_wr_start}, {@code wr_id}, {@code wr_flags}, {@code ibv_wr_send},
+     * {@code ibv_wr_set_sge}, {@code ibv_wr_complete}, the four calls C makes, with the checks of
+     * the builder made once. The same as
+     * {@code start().wrId(wrId).wrFlags(wrFlags).send().sge(lkey, addr, length).complete()}, for a
+     * data path that sends one message at a time. Allocates nothing.
+     *
+     * @throws IllegalStateException if the QP was not made with {@link SendOps#SEND}, a batch is
+     *                               open, or the queue pair is closed
+     * @throws SysException          when the provider refuses it: nothing is posted
+     */
+    public void postSend(long wrId, int wrFlags, int lkey, long addr, int length) {
+        if (building) {
+            throw new IllegalStateException("a batch is open on " + qp + ": complete or abort it first");
+        }
+        if ((sendOps & SendOps.SEND) == 0) {
+            throw new IllegalStateException(qp + " was not made with SendOps.SEND");
+        }
+        qp.checkOpen();
+        int rc = handle.postSend(wrId, wrFlags, lkey, addr, length);
+        if (rc != 0) {
+            throw new SysException("ibv_wr_complete", rc);
+        }
+    }
+
     /** Drops the batch ({@code ibv_wr_abort}). */
     public void abort() {
         open();

@@ -596,12 +596,16 @@ public final class VerbsExInVm {
         expect(IllegalStateException.class, () -> cqA.endPoll(), "end without start");
         qpA.start();
         expect(IllegalStateException.class, () -> qpA.start(), "nested start");
+        expect(IllegalStateException.class, () -> qpA.postSend(32, 0, mrA.lkey(), mrA.addr(), 4), "postSend in a batch");
         qpA.abort();
         try (QpEx sendOnly = pd.qpEx(new QpInitAttr(QpType.RC, cqA.cq(), cqA.cq()), SendOps.SEND);
+                QpEx writeOnly = pd.qpEx(new QpInitAttr(QpType.RC, cqA.cq(), cqA.cq()), SendOps.RDMA_WRITE);
                 CqEx plain = ctx.cqEx(4, null, 0, 0)) {
             sendOnly.start();
             expect(IllegalStateException.class, () -> sendOnly.rdmaWrite(1, 2), "operation not in send_ops_flags");
             sendOnly.abort();
+            expect(IllegalStateException.class, () -> writeOnly.postSend(32, 0, mrA.lkey(), mrA.addr(), 4),
+                    "postSend without SendOps.SEND");
             qpB.qp().postRecv(new RecvWr().wrId(30).sge(mrB.sge(0, 16)));
             qpA.start().wrId(31).wrFlags(SendFlags.SIGNALED).send().sge(mrA.lkey(), mrA.addr(), 4).complete();
             await(cqA, WcOpcode.SEND, 31);
@@ -704,7 +708,7 @@ public final class VerbsExInVm {
             qpA.start().wrId(3).wrFlags(SendFlags.SIGNALED).send().sge(lkeyA, addrA + 128, 64).complete();
             drain(cqA, 1);
             drain(cqB, 1);
-            qpB.start().wrId(4).wrFlags(SendFlags.SIGNALED).send().sge(lkeyB, addrB + 4096, 64).complete();
+            qpB.postSend(4, SendFlags.SIGNALED, lkeyB, addrB + 4096, 64);
             drain(cqB, 1);
             drain(cqA, 1);
         };

@@ -27,7 +27,8 @@ public final class IbvCqEx {
     /** {@code create_cq_ex}, {@code errno} captured: a control-path call, not critical. */
     private static final MethodHandle CREATE_CQ_EX = Ibv.pointerCapturingErrno(
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
-    private static final MethodHandle START_POLL = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    /** {@code start_poll(cq, attr)}, the attributes by address (see {@link #startPoll}). */
+    private static final MethodHandle START_POLL = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle INT_OF_CQ = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle VOID_OF_CQ = Ibv.pointer(FunctionDescriptor.ofVoid(ADDRESS));
     private static final MethodHandle BYTE_OF_CQ = Ibv.pointer(FunctionDescriptor.of(JAVA_BYTE, ADDRESS));
@@ -136,7 +137,10 @@ public final class IbvCqEx {
      */
     public int startPoll() {
         try {
-            return (int) START_POLL.invokeExact(startPoll, cqEx, pollAttr);
+            // the attributes go by address: they live in the queue's arena, which the call keeps
+            // open through its queue argument, so as a segment they would only add a session
+            // acquire and release to every poll of an empty queue
+            return (int) START_POLL.invokeExact(startPoll, cqEx, pollAttr.address());
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }

@@ -198,6 +198,31 @@ public final class IbvQpEx {
         }
     }
 
+    /**
+     * A batch of one send of one scatter/gather element: {@code ibv_wr_start}, {@code qpx->wr_id}
+     * and {@code qpx->wr_flags}, {@code ibv_wr_send}, {@code ibv_wr_set_sge},
+     * {@code ibv_wr_complete}, as C builds it; the four downcalls are made from this one method,
+     * one call level nearer the caller's loop than through the builder. Returns 0, or the error number of {@code wr_complete} (the
+     * send is then dropped).
+     */
+    public int postSend(long wrId, int flags, int lkey, long addr, int length) {
+        // every entry is looked at before wr_start, which takes the send queue's lock
+        MemorySegment start = present(wrStart, "ibv_wr_start");
+        MemorySegment send = present(wrSend, "ibv_wr_send");
+        MemorySegment setSge = present(wrSetSge, "ibv_wr_set_sge");
+        MemorySegment complete = present(wrComplete, "ibv_wr_complete");
+        try {
+            VOID_QP.invokeExact(start, qpEx);
+            WR_ID.set(qpEx, 0L, wrId);
+            WR_FLAGS.set(qpEx, 0L, flags);
+            VOID_QP.invokeExact(send, qpEx);
+            VOID_QP_ILI.invokeExact(setSge, qpEx, lkey, addr, length);
+            return (int) INT_QP.invokeExact(complete, qpEx);
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
     /** {@code ibv_wr_abort}: drops the batch. */
     public void abort() {
         call(wrAbort, "ibv_wr_abort");
