@@ -567,7 +567,8 @@ public final class RdmaEndpoint implements AutoCloseable {
     /** Ends the endpoint with {@code cause}, failing what is queued and waking blocked callers. */
     void fail(Throwable cause) {
         if (failure == null) {
-            failure = cause;
+            // what fails while the endpoint closes (a post racing the close) is the close
+            failure = closing ? new ClosedChannelException() : cause;
         }
         failAll(failure);
         wakeWaiters();
@@ -605,6 +606,9 @@ public final class RdmaEndpoint implements AutoCloseable {
     private void repost(int slot) {
         try {
             synchronized (postLock) {
+                if (isDone()) {
+                    return;
+                }
                 postReceive(slot);
                 if (credits.reposted()) {
                     writeCredits();
@@ -635,7 +639,7 @@ public final class RdmaEndpoint implements AutoCloseable {
     private boolean post() {
         try {
             synchronized (postLock) {
-                return postChain();
+                return !isDone() && postChain();
             }
         } catch (RuntimeException e) {
             fail(e);
@@ -707,6 +711,9 @@ public final class RdmaEndpoint implements AutoCloseable {
      */
     private boolean deliver() {
         boolean delivered = false;
+        if (isDone()) {
+            return false;
+        }
         while (true) {
             CompletableFuture<ByteBuffer> next;
             int slot;
@@ -758,6 +765,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         group.wake();
         detached.join();
         synchronized (postLock) {
+            // posting looks at closing under this lock: nothing is posted after this block
             slots.failPosted(new ClosedChannelException());
         }
         failAll(failure != null ? failure : new ClosedChannelException());
