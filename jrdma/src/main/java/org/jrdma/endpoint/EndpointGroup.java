@@ -37,9 +37,16 @@ import org.jrdma.verbs.ffi.PollFds;
 public final class EndpointGroup implements AutoCloseable {
     /** Completion queue entries each endpoint may need at once: its receives, sends and credit writes. */
     static final int ENTRIES_PER_ENDPOINT = 2 * (RdmaEndpoint.RECEIVES + SendSlots.COUNT);
-    /** How long an {@link PollingMode#ADAPTIVE} caller polls the completion queue before it parks. */
+    /** How long an {@link PollingMode#ADAPTIVE} caller polls the completion queue without pause. */
     static final int SPIN_MICROS = 500;
     static final long SPIN_NANOS = SPIN_MICROS * 1_000L;
+    /**
+     * How long an {@link PollingMode#ADAPTIVE} caller polls in all, parked {@link #PARKED_POLL_NANOS}
+     * between polls after the spin, before it parks for the group's thread to unpark it (which
+     * costs the thread a completion event, and the caller a hand-off).
+     */
+    static final long POLL_NANOS = 20_000_000L;
+    static final long PARKED_POLL_NANOS = 20_000L;
     /** In {@link PollingMode#EVENT}, the thread first parks briefly (low latency) this many times in a row before it sleeps. */
     private static final int SHORT_PARKS = 1000;
     private static final long SHORT_PARK_NANOS = 10_000L;

@@ -21,8 +21,9 @@ public enum PollingMode {
     EVENT,
     /**
      * A caller polls the completion queue itself for a bounded time ({@value EndpointGroup#SPIN_MICROS}
-     * microseconds) and then parks as in {@link #EVENT}: one thread per side carries a round trip,
-     * as in {@code ib_send_lat}, while the wait is short. For latency-bound connections.
+     * microseconds without pause, then parked 20 µs between polls up to 20 ms) and then parks as in
+     * {@link #EVENT}: one thread per side carries a round trip, as in {@code ib_send_lat}, while
+     * the wait is short. For latency-bound connections.
      */
     ADAPTIVE,
     /**

@@ -407,12 +407,13 @@ public final class RdmaEndpoint implements AutoCloseable {
      * Waits until {@code what} may have happened (a message arrived, a send slot freed), the
      * endpoint ended, or a spurious wake-up: in {@link PollingMode#ADAPTIVE} and
      * {@link PollingMode#BUSY} polls the completion queue itself (and posts what waits for
-     * credits) for a while, then, unless busy, parks until the thread that sees it unparks it.
+     * credits), in {@code ADAPTIVE} spinning for a while, then parked briefly between polls for a
+     * while longer, then parks until the thread that sees it unparks it.
      */
     private void await(int what) throws ClosedChannelException {
         PollingMode mode = group.pollingMode();
         if (mode != PollingMode.EVENT) {
-            long deadline = System.nanoTime() + EndpointGroup.SPIN_NANOS;
+            long start = System.nanoTime();
             group.spinStarted();
             boolean parks = false;
             try {
@@ -425,11 +426,13 @@ public final class RdmaEndpoint implements AutoCloseable {
                         return;
                     }
                     throwIfEnded();
-                    if (mode == PollingMode.ADAPTIVE && System.nanoTime() - deadline > 0) {
+                    long waited = mode == PollingMode.ADAPTIVE ? System.nanoTime() - start : 0;
+                    if (waited > EndpointGroup.POLL_NANOS) {
                         parks = true;
                         break;
-                    }
-                    if (group.crowded()) {
+                    } else if (waited > EndpointGroup.SPIN_NANOS) {
+                        LockSupport.parkNanos(EndpointGroup.PARKED_POLL_NANOS);
+                    } else if (group.crowded()) {
                         Thread.yield();
                     } else {
                         Thread.onSpinWait();
