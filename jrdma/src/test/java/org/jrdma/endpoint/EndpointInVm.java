@@ -374,7 +374,11 @@ public final class EndpointInVm {
             System.out.printf("  %s: %d round trips of 16 bytes, %.1f us each: allocated by the caller %d bytes, by the"
                     + " echoing thread %d, by the polling thread %d%n", mode, rounds, nanos / 1e3 / rounds, caller, echoer,
                     polling);
-            require(caller + echoer + polling < rounds, (caller + echoer + polling) + " bytes allocated over " + rounds
+            // ADAPTIVE: a caller whose reply takes longer than its 20 ms of polling (a stall of the
+            // loaded, emulated host) falls back to the group's thread: an eventfd write and a
+            // completion event, about a kilobyte, allowed a few times in the window
+            long allowed = mode == PollingMode.ADAPTIVE ? 8L * rounds : rounds;
+            require(caller + echoer + polling < allowed, (caller + echoer + polling) + " bytes allocated over " + rounds
                     + " round trips");
             client.close();
             echoing.join(WAIT.toMillis());
