@@ -57,8 +57,6 @@ public final class EndpointInVm {
         checks.check("allocation per message in steady state", this::allocation);
         checks.check("blocking send and receive in order, nothing allocated per message",
                 () -> blockingForm(PollingMode.EVENT));
-        checks.check("callers polling the completion queue (ADAPTIVE): in order, nothing allocated per message",
-                () -> blockingForm(PollingMode.ADAPTIVE));
         checks.check("callers polling the completion queue (BUSY): in order, nothing allocated per message",
                 () -> blockingForm(PollingMode.BUSY));
         checks.check("blocking send and receive after a disconnect throw ClosedChannelException", this::blockingClosed);
@@ -374,11 +372,7 @@ public final class EndpointInVm {
             System.out.printf("  %s: %d round trips of 16 bytes, %.1f us each: allocated by the caller %d bytes, by the"
                     + " echoing thread %d, by the polling thread %d%n", mode, rounds, nanos / 1e3 / rounds, caller, echoer,
                     polling);
-            // ADAPTIVE: a caller whose reply takes longer than its 20 ms of polling (a stall of the
-            // loaded, emulated host) falls back to the group's thread: an eventfd write and a
-            // completion event, about a kilobyte, allowed a few times in the window
-            long allowed = mode == PollingMode.ADAPTIVE ? 8L * rounds : rounds;
-            require(caller + echoer + polling < allowed, (caller + echoer + polling) + " bytes allocated over " + rounds
+            require(caller + echoer + polling < rounds, (caller + echoer + polling) + " bytes allocated over " + rounds
                     + " round trips");
             client.close();
             echoing.join(WAIT.toMillis());

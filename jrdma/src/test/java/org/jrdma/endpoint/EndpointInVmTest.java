@@ -25,7 +25,6 @@ class EndpointInVmTest {
             "RDMA write and read to a RemoteBuffer handed over in a message",
             "allocation per message in steady state",
             "blocking send and receive in order, nothing allocated per message",
-            "callers polling the completion queue (ADAPTIVE): in order, nothing allocated per message",
             "callers polling the completion queue (BUSY): in order, nothing allocated per message",
             "blocking send and receive after a disconnect throw ClosedChannelException",
             "close fails pending sends and receives",
