@@ -10,6 +10,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.endpoint.PollingMode;
 import org.jrdma.examples.CFormat;
 import org.jrdma.examples.LivePair;
 import org.jrdma.examples.PeerPair;
@@ -60,6 +61,8 @@ public final class CmBenchmark {
         @Option(names = "--bw-size") int bwSize = 4096;
         @Option(names = "--bw-iters") int bwIters = 20000;
         @Option(names = "--connections", split = ",") List<Integer> connections = List.of(1, 4, 16);
+        /** How the Java endpoints' callers wait for completions. */
+        @Option(names = "--polling") PollingMode polling = PollingMode.ADAPTIVE;
     }
 
     private final Settings settings;
@@ -76,7 +79,7 @@ public final class CmBenchmark {
 
     /**
      * {@code CmBenchmark [--rounds 7] [--settling 1] [--size 64] [--iters 2000] [--warmup 20000] [--bw-size 4096]
-     * [--bw-iters 20000] [--connections 1,4,16]}; exits 1 if a run failed.
+     * [--bw-iters 20000] [--connections 1,4,16] [--polling ADAPTIVE|EVENT|BUSY]}; exits 1 if a run failed.
      */
     public static void main(String[] args) {
         System.exit(run(args));
@@ -120,15 +123,15 @@ public final class CmBenchmark {
         System.out.printf("throughput: %d messages of %d bytes spread over 1 connection and more: %s;"
                 + " ib_send_bw -R -s %d -q N -n %d/N%n", s.bwIters, s.bwSize, s.connections, s.bwSize, s.bwIters);
         System.out.println("Java: " + String.join(" ", java.subList(1, java.size() - 3)) + " "
-                + EndpointPerf.class.getSimpleName() + ", --runs " + (s.rounds + s.settling));
+                + EndpointPerf.class.getSimpleName() + ", --runs " + (s.rounds + s.settling) + ", --polling " + s.polling);
         List<Round> rounds = new ArrayList<>();
         int javaPort = port++;
         List<String> server = concat(java, List.of("--server", "-a", ADDRESS, "-p", Integer.toString(javaPort),
-                "--connections", connections()));
+                "--connections", connections(), "--polling", s.polling.name()));
         List<String> client = concat(java, List.of("-a", ADDRESS, "-p", Integer.toString(javaPort), "--size",
                 Integer.toString(s.size), "--iters", Integer.toString(s.iters), "--warmup", Integer.toString(s.warmup),
                 "--bw-size", Integer.toString(s.bwSize), "--bw-iters", Integer.toString(s.bwIters), "--connections",
-                connections(), "--runs", Integer.toString(s.rounds + s.settling)));
+                connections(), "--runs", Integer.toString(s.rounds + s.settling), "--polling", s.polling.name()));
         try (LivePair pair = LivePair.start(server, client, javaPort, true,
                 JAVA_START.plus(JAVA_RUN.multipliedBy(s.rounds + s.settling)))) {
             boolean javaFailed = false;

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.jrdma.endpoint.EndpointGroup;
+import org.jrdma.endpoint.PollingMode;
 import org.jrdma.endpoint.RdmaEndpoint;
 import org.jrdma.endpoint.RdmaServer;
 import org.jrdma.examples.RunGate;
@@ -32,7 +33,9 @@ import picocli.CommandLine.Option;
  * own, then for each count of {@code --connections} that many stream endpoints in one group
  * (sharing a completion queue and polling thread, as {@code ib_send_bw -q} shares one CQ), and
  * serves each on a platform thread: the echo endpoint sends every message back, a stream
- * endpoint takes messages and answers a one-byte acknowledgement to each marked last.
+ * endpoint takes messages and answers a one-byte acknowledgement to each marked last. Every
+ * group on both sides waits as {@code --polling} says: {@link PollingMode#ADAPTIVE} by default, the
+ * callers polling the completion queue themselves while they wait, as perftest's programs do.
  *
  * <p>The client makes the same connections, warms up, then makes {@code --runs} timed runs, each
  * after the go of {@link RunGate}'s protocol (it prints {@code "ready for run K"} and reads a
@@ -63,6 +66,8 @@ public final class EndpointPerf {
         @Option(names = "--bw-size") int bwSize = 4096;
         @Option(names = "--bw-iters") int bwIters = 20000;
         @Option(names = "--connections", split = ",") List<Integer> connections = List.of(1, 4, 16);
+        /** How callers wait for completions, on both sides. */
+        @Option(names = "--polling") PollingMode polling = PollingMode.ADAPTIVE;
         /** Timed runs, each after a go; 0 for one run at once. */
         @Option(names = "--runs") int runs;
     }
@@ -76,7 +81,7 @@ public final class EndpointPerf {
         new CommandLine(s).parseArgs(args);
         InetSocketAddress at = new InetSocketAddress(InetAddress.getByName(s.address), s.port);
         if (s.server) {
-            serve(at, s.connections);
+            serve(at, s.connections, s.polling);
         } else {
             client(at, s);
         }
@@ -84,16 +89,17 @@ public final class EndpointPerf {
 
     // --- server ------------------------------------------------------------------------------
 
-    private static void serve(InetSocketAddress at, List<Integer> connections) throws Exception {
+    private static void serve(InetSocketAddress at, List<Integer> connections, PollingMode polling) throws Exception {
         List<AutoCloseable> resources = new ArrayList<>();
         List<Thread> servers = new ArrayList<>();
         try (RdmaServer server = RdmaServer.listen(at); Arena arena = Arena.ofShared()) {
             System.out.println("listening on " + at);
-            RdmaEndpoint echo = server.accept(WAIT);
-            resources.add(echo);
+            EndpointGroup echoGroup = new EndpointGroup(1, polling);
+            resources.add(echoGroup);
+            RdmaEndpoint echo = server.accept(echoGroup, WAIT);
             servers.add(serving(echo, arena, true));
             for (int count : connections) {
-                EndpointGroup group = new EndpointGroup(count);
+                EndpointGroup group = new EndpointGroup(count, polling);
                 resources.add(group);
                 for (int c = 0; c < count; c++) {
                     servers.add(serving(server.accept(group, WAIT), arena, false));
@@ -135,11 +141,12 @@ public final class EndpointPerf {
     private static void client(InetSocketAddress at, Settings s) throws Exception {
         List<AutoCloseable> resources = new ArrayList<>();
         try (Arena arena = Arena.ofShared()) {
-            RdmaEndpoint echo = RdmaEndpoint.connect(at, WAIT);
-            resources.add(echo);
+            EndpointGroup echoGroup = new EndpointGroup(1, s.polling);
+            resources.add(echoGroup);
+            RdmaEndpoint echo = RdmaEndpoint.connect(at, echoGroup, WAIT);
             List<List<RdmaEndpoint>> streams = new ArrayList<>();
             for (int count : s.connections) {
-                EndpointGroup group = new EndpointGroup(count);
+                EndpointGroup group = new EndpointGroup(count, s.polling);
                 resources.add(group);
                 List<RdmaEndpoint> endpoints = new ArrayList<>();
                 for (int c = 0; c < count; c++) {

@@ -1,58 +1,110 @@
 package org.jrdma.endpoint;
 
 import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.jrdma.ffi.EventFd;
+import org.jrdma.verbs.CompChannel;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Cq;
 import org.jrdma.verbs.WcBuffer;
+import org.jrdma.verbs.ffi.PollFds;
 
 /**
- * Endpoints sharing one completion queue and the one platform thread that polls it: the thread
- * routes each work completion to its endpoint by the completion's QP number, then lets each
- * endpoint post its queued work, deliver arrived messages and look at its connection's events.
- * Endpoints made without a group ({@link RdmaEndpoint#connect(java.net.InetSocketAddress,
+ * Endpoints sharing one completion queue, its completion channel and one platform thread:
+ * whichever thread polls the queue (the group's thread, or a caller waiting in a blocking
+ * send or receive when the {@link PollingMode} lets callers poll) routes each work completion to
+ * its endpoint by the completion's QP number. The group's thread also posts what callers could
+ * not (messages waiting for a credit), completes the futures of the asynchronous form and looks
+ * at each connection's events. Idle, it arms the completion queue ({@code ibv_req_notify_cq})
+ * and sleeps in {@code poll(2)} on the completion channel and an eventfd that wakes it for new
+ * work: an idle group uses no CPU.
+ *
+ * <p>Endpoints made without a group ({@link RdmaEndpoint#connect(java.net.InetSocketAddress,
  * java.time.Duration)}, {@link RdmaServer#accept(java.time.Duration)}) each get a group of their
- * own. The completion queue is made on the device of the first endpoint; all must be on it.
+ * own in {@link PollingMode#EVENT}. The completion queue is made on the device of the first
+ * endpoint; all must be on it.
  *
  * <p>{@link #close()} closes the group's endpoints, stops the thread and destroys the completion
- * queue.
+ * queue and channel.
  */
 public final class EndpointGroup implements AutoCloseable {
     /** Completion queue entries each endpoint may need at once: its receives, sends and credit writes. */
-    static final int ENTRIES_PER_ENDPOINT = 2 * (RdmaEndpoint.RECEIVES + RdmaEndpoint.SEND_SLOTS);
-    /** Idle, the thread first parks briefly (low latency), then for longer (little CPU). */
-    private static final long SHORT_PARK_NANOS = 10_000L;
-    private static final long LONG_PARK_NANOS = 1_000_000L;
+    static final int ENTRIES_PER_ENDPOINT = 2 * (RdmaEndpoint.RECEIVES + SendSlots.COUNT);
+    /** How long an {@link PollingMode#ADAPTIVE} caller polls the completion queue without pause. */
+    static final int SPIN_MICROS = 500;
+    static final long SPIN_NANOS = SPIN_MICROS * 1_000L;
+    /**
+     * How long an {@link PollingMode#ADAPTIVE} caller polls in all, parked {@link #PARKED_POLL_NANOS}
+     * between polls after the spin, before it parks for the group's thread to unpark it (which
+     * costs the thread a completion event, and the caller a hand-off).
+     */
+    static final long POLL_NANOS = 20_000_000L;
+    static final long PARKED_POLL_NANOS = 20_000L;
+    /** In {@link PollingMode#EVENT}, the thread first parks briefly (low latency) this many times in a row before it sleeps. */
     private static final int SHORT_PARKS = 1000;
+    private static final long SHORT_PARK_NANOS = 10_000L;
+    /** While messages wait for credits (which arrive by RDMA WRITE, with no completion), the thread looks this often once idle. */
+    private static final long LONG_PARK_NANOS = 1_000_000L;
+    /** After a caller last polled, the thread leaves the completion queue to callers this long, without arming it. */
+    private static final long LINGER_NANOS = 2_000_000L;
+    private static final int LINGER_MILLIS = 2;
+    /** The longest sleep, after which the thread looks at the connections' events (a peer's disconnect). */
+    private static final int SLEEP_MILLIS = 100;
 
     private final int maxEndpoints;
+    private final PollingMode mode;
     /** Endpoints made in this group and not yet closed. */
     private final List<RdmaEndpoint> members = new CopyOnWriteArrayList<>();
     /**
-     * The endpoints the thread serves, copied on change: the thread walks it by index and finds a
-     * completion's endpoint by QP number, allocating nothing.
+     * The endpoints served, copied on change: a completion's endpoint is found by QP number with
+     * a scan of the array, allocating nothing.
      */
     private volatile RdmaEndpoint[] attached = new RdmaEndpoint[0];
-    private final WcBuffer wcs = new WcBuffer(16);
+    /** Held by the one thread polling the completion queue; others do not wait for it. */
+    private final AtomicBoolean polling = new AtomicBoolean();
+    private final WcBuffer wcs = new WcBuffer(32);
+    /** Callers polling the completion queue now, and when one last stopped. */
+    private final AtomicInteger spinners = new AtomicInteger();
+    private volatile long lastSpin;
+    private final EventFd wakeup = new EventFd();
+    private final PollFds fds = new PollFds();
     private final Thread poller;
+    private volatile CompChannel channel;
     private volatile Cq cq;
+    /** Whether the thread is in (or about to enter) {@code poll(2)}, where only the eventfd wakes it. */
+    private volatile boolean sleeping;
     private volatile boolean closing;
 
-    /** A group for at most {@code maxEndpoints} endpoints at once; its thread starts now. */
+    /** A group for at most {@code maxEndpoints} endpoints at once, in {@link PollingMode#EVENT}; its thread starts now. */
     public EndpointGroup(int maxEndpoints) {
+        this(maxEndpoints, PollingMode.EVENT);
+    }
+
+    /** A group for at most {@code maxEndpoints} endpoints at once whose callers wait as {@code mode} says; its thread starts now. */
+    public EndpointGroup(int maxEndpoints, PollingMode mode) {
         if (maxEndpoints < 1) {
             throw new IllegalArgumentException("maxEndpoints " + maxEndpoints);
         }
         this.maxEndpoints = maxEndpoints;
+        this.mode = Objects.requireNonNull(mode, "mode");
         this.poller = Thread.ofPlatform().daemon().name("rdma-endpoint-group").start(this::poll);
     }
 
     /** How many endpoints this group holds now. */
     public int size() {
         return members.size();
+    }
+
+    /** How callers wait for completions. */
+    public PollingMode pollingMode() {
+        return mode;
     }
 
     /** Adds a new endpoint on {@code ctx}, returning the completion queue it must use. */
@@ -64,7 +116,8 @@ public final class EndpointGroup implements AutoCloseable {
             throw new IllegalStateException("endpoint group full: " + maxEndpoints + " endpoints");
         }
         if (cq == null) {
-            cq = ctx.cq(maxEndpoints * ENTRIES_PER_ENDPOINT);
+            channel = ctx.compChannel();
+            cq = ctx.cq(maxEndpoints * ENTRIES_PER_ENDPOINT, channel);
         } else if (cq.context() != ctx) {
             throw new IllegalArgumentException("endpoint on " + ctx.deviceName() + ", group's completion queue on "
                     + cq.context().deviceName());
@@ -96,8 +149,62 @@ public final class EndpointGroup implements AutoCloseable {
         return poller.isAlive();
     }
 
+    /** Has the group's thread look at its endpoints again soon: unparks it, or signals its eventfd while it sleeps. */
     void wake() {
-        LockSupport.unpark(poller);
+        if (sleeping) {
+            wakeup.signal();
+        } else {
+            LockSupport.unpark(poller);
+        }
+    }
+
+    /**
+     * Polls the completion queue once, unless another thread is polling it, and hands each
+     * completion to its endpoint; returns how many there were. An endpoint already let go of
+     * (closed or failed) drops its flushed work.
+     */
+    int pollCompletions() {
+        Cq polled = cq;
+        if (polled == null || !polling.compareAndSet(false, true)) {
+            return 0;
+        }
+        try {
+            int n = polled.poll(wcs);
+            RdmaEndpoint[] endpoints = attached;
+            for (int i = 0; i < n; i++) {
+                int qpNum = wcs.qpNum(i);
+                for (RdmaEndpoint endpoint : endpoints) {
+                    if (endpoint.qpNum() == qpNum) {
+                        endpoint.completion(wcs, i);
+                        break;
+                    }
+                }
+            }
+            return n;
+        } finally {
+            polling.set(false);
+        }
+    }
+
+    /** A caller starts polling the completion queue while it waits. */
+    void spinStarted() {
+        spinners.incrementAndGet();
+    }
+
+    /** Whether more than one caller polls: each then yields its CPU between polls. */
+    boolean crowded() {
+        return spinners.get() > 1;
+    }
+
+    /**
+     * A caller stops polling: if it {@code parks}, the group's thread must take the completion
+     * queue over at once (it may be leaving it to callers).
+     */
+    void spinEnded(boolean parks) {
+        lastSpin = parks ? 0 : System.nanoTime();
+        if (spinners.decrementAndGet() == 0 && parks) {
+            wake();
+        }
     }
 
     private void poll() {
@@ -114,37 +221,79 @@ public final class EndpointGroup implements AutoCloseable {
     private void serve() {
         int idle = 0;
         while (!closing) {
-            boolean busy = false;
-            Cq polled = cq;
-            if (polled != null) {
-                int n = polled.poll(wcs);
-                for (int i = 0; i < n; i++) {
-                    // an endpoint already let go of (closed or failed) drops its flushed work
-                    RdmaEndpoint[] endpoints = attached;
-                    int qpNum = wcs.qpNum(i);
-                    for (RdmaEndpoint endpoint : endpoints) {
-                        if (endpoint.qpNum() == qpNum) {
-                            endpoint.completion(wcs, i);
-                            break;
-                        }
-                    }
-                }
-                busy = n > 0;
+            boolean busy = pollCompletions() > 0;
+            busy |= work();
+            if (busy) {
+                idle = 0;
+                continue;
             }
-            for (RdmaEndpoint endpoint : attached) {
-                busy |= endpoint.work();
-                if (endpoint.isDone()) {
-                    detach(endpoint);
-                }
-            }
-            idle = busy ? 0 : idle + 1;
-            if (idle > 0) {
+            idle++;
+            if (backlog()) {
                 LockSupport.parkNanos(idle < SHORT_PARKS ? SHORT_PARK_NANOS : LONG_PARK_NANOS);
+            } else if (mode != PollingMode.EVENT
+                    && (spinners.get() > 0 || System.nanoTime() - lastSpin < LINGER_NANOS)) {
+                sleep(false, LINGER_MILLIS);
+            } else if (mode == PollingMode.EVENT && idle < SHORT_PARKS) {
+                LockSupport.parkNanos(SHORT_PARK_NANOS);
+            } else {
+                sleep(true, SLEEP_MILLIS);
             }
         }
     }
 
-    /** Closes every endpoint of the group, stops its thread and destroys its completion queue. */
+    /** Lets each endpoint post, deliver and look at its events; lets go of those done. */
+    private boolean work() {
+        boolean busy = false;
+        for (RdmaEndpoint endpoint : attached) {
+            busy |= endpoint.work();
+            if (endpoint.isDone()) {
+                detach(endpoint);
+            }
+        }
+        return busy;
+    }
+
+    /** Whether an endpoint has messages waiting for credits or send slots. */
+    private boolean backlog() {
+        for (RdmaEndpoint endpoint : attached) {
+            if (endpoint.hasBacklog()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Sleeps in {@code poll(2)} up to {@code millis} on the eventfd and, when {@code armed}, on
+     * the completion channel after arming the completion queue (polled once more after arming,
+     * for what completed before); acknowledges the event that woke it.
+     */
+    private void sleep(boolean armed, int millis) {
+        sleeping = true;
+        try {
+            Cq armedCq = armed ? cq : null;
+            if (armedCq != null) {
+                armedCq.reqNotify(false);
+                if (pollCompletions() > 0) {
+                    return;
+                }
+            }
+            if (closing || backlog() || work()) {
+                return;
+            }
+            int ready = fds.pollIn(armedCq != null ? channel.fd() : -1, wakeup.fd(), millis);
+            if ((ready & 1) != 0) {
+                channel.getEvent(Duration.ZERO);
+            }
+            if ((ready & 2) != 0) {
+                wakeup.drain();
+            }
+        } finally {
+            sleeping = false;
+        }
+    }
+
+    /** Closes every endpoint of the group, stops its thread and destroys its completion queue and channel. */
     @Override
     public void close() {
         synchronized (this) {
@@ -164,8 +313,13 @@ public final class EndpointGroup implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (cq != null) {
-            cq.close();
+        synchronized (this) {
+            if (cq != null) {
+                cq.close();
+                channel.close();
+                cq = null;
+            }
         }
+        wakeup.close();
     }
 }

@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
@@ -38,35 +37,41 @@ import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WrOpcode;
 
 /**
- * One reliable connection (RC over rdma_cm) carrying messages: {@link #send} and {@link #receive}
- * return {@link CompletableFuture}s, completed by the platform thread of the endpoint's
- * {@link EndpointGroup} that polls the completion queue, so a virtual thread waiting on
- * {@code join()} pins no carrier. Made by {@link #connect} or {@link RdmaServer#accept}, in a group
- * of its own or in one shared with other endpoints.
+ * One reliable connection (RC over rdma_cm) carrying messages. Made by {@link #connect} or
+ * {@link RdmaServer#accept}, in an {@link EndpointGroup} of its own or in one shared with other
+ * endpoints (one completion queue, one thread).
  *
- * <p>Flow control is credit based, and the credits cost no receive buffer: each side posts
- * {@link #RECEIVES} receives and announces, in the connection's private data, where an 8-byte
- * counter of its own lives (address and rkey). A received message keeps its buffer until the
- * application takes it with {@link #receive}; then the buffer is reposted and the number of
- * receives posted so far is RDMA-written into the peer's counter. A sender posts a message only
- * while it has sent fewer messages than the peer has posted receives, and queues it otherwise:
- * a fast sender waits for a slow receiver and never meets a receiver-not-ready NAK (the queue pair
- * is connected with no RNR retries, so one would fail the connection).
+ * <p>Flow control is credit based, and the credits cost no receive buffer ({@link Credits}): each
+ * side posts {@link #RECEIVES} receives and announces, in the connection's private data, where an
+ * 8-byte counter of its own lives (address and rkey). A received message keeps its buffer until
+ * the application takes it with {@link #receive}; then the buffer is reposted, and every
+ * {@value Credits#BATCH} reposted receives the number posted so far is RDMA-written into the
+ * peer's counter. A sender posts a message only while it has sent fewer messages than the peer
+ * has posted receives, and queues it otherwise: a fast sender waits for a slow receiver and never
+ * meets a receiver-not-ready NAK (the queue pair is connected with no RNR retries, so one would
+ * fail the connection).
  *
  * <p>One-sided operations move data without the peer's CPU: the peer {@link #register}s memory
  * and hands its {@link RemoteBuffer} over in a message, then {@link #write} (RDMA WRITE) and
  * {@link #read} (RDMA READ) target it. They need no credit, so they may overtake messages still
- * waiting for one; each shares the send slots with messages.
+ * waiting for one; each takes one of the send slots ({@link SendSlots}) as a message does.
  *
  * <p>Messages have two forms. The asynchronous one ({@link #send(ByteBuffer)},
- * {@link #receive()}) makes a future and a copy per message. The blocking one
- * ({@link #send(MemorySegment)}, {@link #send(MemorySegment, long)}, {@link #receive(MemorySegment)}) allocates nothing: a send copies
- * the message straight into one of the endpoint's registered send buffers (waiting while all
- * {@link #SEND_SLOTS} are in use) and returns, the group's thread posting it when a credit allows;
- * a receive waits for the next message and copies it out of its registered receive buffer, which
- * the group's thread then reposts. A caller waits parked, so a virtual thread releases its carrier.
- * The forms may be mixed: messages of one thread go out in the order of its calls in either
- * form, and each arrival goes to whichever receive asks first.
+ * {@link #receive()}) makes a future and a copy per message; the futures are completed by
+ * whichever thread polls the group's completion queue, so a virtual thread waiting on
+ * {@code join()} pins no carrier. The blocking one ({@link #send(MemorySegment)},
+ * {@link #send(MemorySegment, long)}, {@link #receive(MemorySegment)}) allocates nothing: a send
+ * copies the message straight into one of the endpoint's registered send buffers (waiting while
+ * all {@value SendSlots#COUNT} are in use) and posts it itself when a credit allows (else the
+ * group's thread posts it once one comes); a receive waits for the next message, copies it out of
+ * its registered receive buffer and reposts the buffer. How a caller waits is the group's
+ * {@link PollingMode}: parked until the group's thread unparks it, or polling the completion
+ * queue itself. The forms may be mixed: messages of one thread go out in the order of its calls in
+ * either form, and each arrival goes to whichever receive asks first.
+ *
+ * <p>Sends are posted in chains (one {@code ibv_post_send} for what is ready) and signaled only
+ * every {@value #SIGNAL_EVERY} messages, when a future waits for them, or when few send slots are
+ * left: a signaled completion retires the unsignaled sends before it.
  *
  * <p>{@link #close()} disconnects and fails every pending send and receive with
  * {@link ClosedChannelException}; a disconnect by the peer does the same, and a blocking call
@@ -76,19 +81,24 @@ public final class RdmaEndpoint implements AutoCloseable {
     /** The largest message, in bytes. */
     public static final int MAX_MESSAGE = 4096;
     /** Receives posted per endpoint, the peer's initial credits. */
-    public static final int RECEIVES = 32;
-    /** Messages and one-sided operations posted and not yet completed at once (at most 32: {@link #freeSlots} is a bit set). */
-    static final int SEND_SLOTS = 16;
+    public static final int RECEIVES = 64;
+    /** At least one send in this many is signaled. */
+    static final int SIGNAL_EVERY = 8;
     /** The private data: receives (4 bytes), counter address (8), counter rkey (4), big-endian. */
     private static final int HELLO = 16;
     private static final ValueLayout.OfLong COUNTER = ValueLayout.JAVA_LONG;
     private static final long CM_CHECK_NANOS = 5_000_000L;
-    private static final long RECV_ID = 1L << 32;
-    private static final long CREDIT_WRITE_ID = 2L << 32;
+    /** Work request ids: the kind in the high bits; a receive's buffer, or a send's sequence number below. */
+    private static final long KIND = 3L << 62;
+    private static final long RECV_ID = 1L << 62;
+    private static final long CREDIT_WRITE_ID = 2L << 62;
     /** Where in {@link #mr} our counter is, which the peer RDMA-writes its posted receives into. */
-    private static final long COUNTER_OFFSET = (long) (RECEIVES + SEND_SLOTS) * MAX_MESSAGE;
+    private static final long COUNTER_OFFSET = (long) (RECEIVES + SendSlots.COUNT) * MAX_MESSAGE;
     /** Where in {@link #mr} the value we RDMA-write into the peer's counter is staged. */
     private static final long POSTED_OFFSET = COUNTER_OFFSET + 8;
+    /** What a blocking caller waits for. */
+    private static final int ARRIVAL = 0;
+    private static final int FREE_SLOT = 1;
 
     private final RdmaCmId id;
     private final EventChannel channel;
@@ -96,54 +106,32 @@ public final class RdmaEndpoint implements AutoCloseable {
     /** Whether {@link #group} was made for this endpoint alone, and closes with it. */
     private final boolean ownGroup;
     private final Pd pd;
-    private final Cq cq;
     private final Qp qp;
     private final Arena arena = Arena.ofShared();
     /** Receive buffers, then send slots, then our counter, then the value we write into the peer's counter. */
     private final Mr mr;
-    private long peerCounterAddr;
-    private int peerCounterRkey;
-    private int peerReceives;
+    private final Credits credits;
+    private final SendSlots slots = new SendSlots();
+    private final Arrivals arrivals = new Arrivals();
 
     private final Queue<Pending> sends = new ConcurrentLinkedQueue<>();
     private final Queue<OneSided> oneSided = new ConcurrentLinkedQueue<>();
     private final Queue<CompletableFuture<ByteBuffer>> receives = new ConcurrentLinkedQueue<>();
-    /**
-     * Messages received and not yet taken (a ring of receive slots and lengths, at most
-     * {@link #RECEIVES}), and receive slots taken by {@link #receive(MemorySegment)} for the
-     * group's thread to repost: guarded by {@link #arrivalLock}, shared by the group's thread and
-     * blocking receivers.
-     */
-    private final Object arrivalLock = new Object();
-    private final int[] arrivedSlots = new int[RECEIVES];
-    private final int[] arrivedLengths = new int[RECEIVES];
-    private int arrivedHead;
-    private int arrivedCount;
-    private final int[] takenSlots = new int[RECEIVES];
-    private int takenCount;
-    /**
-     * Send slots filled by {@link #send(MemorySegment)} and not yet posted, in order (slot and
-     * length): guarded by {@link #filledLock}.
-     */
-    private final Object filledLock = new Object();
-    private final int[] filledSlots = new int[SEND_SLOTS];
-    private final int[] filledLengths = new int[SEND_SLOTS];
-    private int filledHead;
-    private int filledCount;
-    /** Free send slots, one bit each: claimed by the group's thread and by blocking senders. */
-    private final AtomicInteger freeSlots = new AtomicInteger((int) ((1L << SEND_SLOTS) - 1));
     /** A thread parked in a blocking send or receive, to unpark when a slot frees or a message arrives. */
     private volatile Thread sendWaiter;
     private volatile Thread receiveWaiter;
-    /** Group-thread state, reused so that the thread makes no garbage per message: counts and the work requests. */
+    /**
+     * Guards posting to the queue pair and what posting changes: the work requests below (reused,
+     * so that posting makes no garbage), {@link #credits} and the posted side of {@link #slots}.
+     */
+    private final Object postLock = new Object();
+    private final SendWr[] chain = new SendWr[SendSlots.COUNT];
+    private final Sge[] chainSges = new Sge[SendSlots.COUNT];
+    private final SendWr creditWr = new SendWr();
+    private final Sge creditSge = new Sge(0, 0, 0);
     private final RecvWr recvWr = new RecvWr();
-    private final SendWr sendWr = new SendWr();
-    private final Sge sge = new Sge(0, 0, 0);
-    private final CompletableFuture<?>[] inFlight = new CompletableFuture<?>[SEND_SLOTS];
-    private long sent;
-    private long receivesPosted;
-    /** Receives reposted since the count was last RDMA-written to the peer. */
-    private int unannounced;
+    private final Sge recvSge = new Sge(0, 0, 0);
+    private int sinceSignal;
     private long nextCmCheck;
     /** Completed by the group's thread once it no longer touches this endpoint. */
     private final CompletableFuture<Void> detached = new CompletableFuture<>();
@@ -159,24 +147,32 @@ public final class RdmaEndpoint implements AutoCloseable {
     private record OneSided(WrOpcode opcode, Sge sge, long remoteAddr, int rkey, CompletableFuture<Void> done) {
     }
 
-
     private RdmaEndpoint(RdmaCmId id, EventChannel channel, EndpointGroup group, boolean ownGroup) {
         this.id = id;
         this.channel = channel;
         this.group = group;
         this.ownGroup = ownGroup;
         Context ctx = id.context();
-        this.cq = group.join(this, ctx);
+        Cq cq = group.join(this, ctx);
         try {
             this.pd = ctx.pd();
-            this.qp = id.createQp(pd, new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(SEND_SLOTS + RECEIVES, RECEIVES, 1, 1, 0)));
+            this.qp = id.createQp(pd, new QpInitAttr(QpType.RC, cq, cq)
+                    .cap(new QpCap(SendSlots.COUNT + RECEIVES, RECEIVES, 1, 1, 0)));
             this.mr = pd.mr(arena.allocate(POSTED_OFFSET + 8, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
         } catch (RuntimeException e) {
             group.leave(this);
             throw e;
         }
-        for (int i = 0; i < RECEIVES; i++) {
-            postReceive(i);
+        this.credits = new Credits(mr.memory().asSlice(COUNTER_OFFSET, 8));
+        for (int i = 0; i < SendSlots.COUNT; i++) {
+            chain[i] = new SendWr();
+            chainSges[i] = new Sge(0, 0, 0);
+        }
+        synchronized (postLock) {
+            for (int i = 0; i < RECEIVES; i++) {
+                postReceive(i);
+                credits.postedInitially();
+            }
         }
         group.attach(this);
     }
@@ -199,7 +195,8 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     /**
      * Connects as {@link #connect(InetSocketAddress, Duration)} does, with the endpoint in
-     * {@code group}: its completions are polled with the group's other endpoints'.
+     * {@code group}: its completions are polled with the group's other endpoints', and its
+     * callers wait as the group's {@link PollingMode} says.
      *
      * @throws IllegalStateException when the group is full or closed
      */
@@ -256,9 +253,9 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     private void start(byte[] peerHello) {
         ByteBuffer hello = ByteBuffer.wrap(peerHello).order(ByteOrder.BIG_ENDIAN);
-        peerReceives = hello.getInt();
-        peerCounterAddr = hello.getLong();
-        peerCounterRkey = hello.getInt();
+        synchronized (postLock) {
+            credits.start(hello.getInt(), hello.getLong(), hello.getInt());
+        }
         started = true;
     }
 
@@ -274,7 +271,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         ByteBuffer copy = ByteBuffer.allocate(message.remaining()).put(message.duplicate()).flip();
         CompletableFuture<Void> done = new CompletableFuture<>();
         sends.add(new Pending(copy, done));
-        group.wake();
+        postOrHandOver();
         failIfClosed();
         return done;
     }
@@ -317,7 +314,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         Sge sge = local.sge(offset, length);
         CompletableFuture<Void> done = new CompletableFuture<>();
         oneSided.add(new OneSided(opcode, sge, remote.address() + remoteOffset, remote.rkey(), done));
-        group.wake();
+        postOrHandOver();
         failIfClosed();
         return done;
     }
@@ -326,7 +323,7 @@ public final class RdmaEndpoint implements AutoCloseable {
     public CompletableFuture<ByteBuffer> receive() {
         CompletableFuture<ByteBuffer> next = new CompletableFuture<>();
         receives.add(next);
-        group.wake();
+        deliver();
         failIfClosed();
         return next;
     }
@@ -334,8 +331,9 @@ public final class RdmaEndpoint implements AutoCloseable {
     /**
      * Sends the bytes of {@code message} (at most {@link #MAX_MESSAGE}) without allocating: waits
      * until one of the endpoint's registered send buffers is free, copies the message into it and
-     * returns; the group's thread posts it after the messages sent before it, once the peer has a
-     * receive posted. A failure of the connection after this returns is seen by the next call.
+     * posts it after the messages sent before it if the peer has a receive posted (else the
+     * group's thread posts it once the peer has), and returns. A failure of the connection after
+     * this returns is seen by the next call.
      *
      * @throws ClosedChannelException when the endpoint is closed, the peer disconnected or the
      *                                connection failed (the cause says how)
@@ -359,34 +357,20 @@ public final class RdmaEndpoint implements AutoCloseable {
             throw new IllegalArgumentException("message of " + length + " bytes, more than " + MAX_MESSAGE);
         }
         throwIfEnded();
-        int slot = claimSlot();
-        if (slot < 0) {
-            Thread me = Thread.currentThread();
-            while (true) {
-                sendWaiter = me;
-                slot = claimSlot();
-                if (slot >= 0) {
-                    sendWaiter = null;
-                    break;
-                }
-                throwIfEnded();
-                LockSupport.park(this);
-            }
+        int slot;
+        while ((slot = slots.claim()) < 0) {
+            await(FREE_SLOT);
         }
-        MemorySegment.copy(buffer, 0, mr.memory(), (long) (RECEIVES + slot) * MAX_MESSAGE, length);
-        synchronized (filledLock) {
-            int tail = (filledHead + filledCount++) % SEND_SLOTS;
-            filledSlots[tail] = slot;
-            filledLengths[tail] = (int) length;
-        }
-        group.wake();
+        MemorySegment.copy(buffer, 0, mr.memory(), sendOffset(slot), length);
+        slots.fill(slot, (int) length);
+        postOrHandOver();
         throwIfEnded();
     }
 
     /**
      * Receives the next message into {@code into} without allocating: waits until one has
-     * arrived, copies it out of its registered receive buffer and returns its length; the group's
-     * thread reposts the buffer and returns the credit.
+     * arrived, copies it out of its registered receive buffer, reposts the buffer (returning the
+     * credits in batches) and returns the message's length.
      *
      * @throws IllegalArgumentException when the message is longer than {@code into} (it stays
      *                                  the next message)
@@ -394,28 +378,95 @@ public final class RdmaEndpoint implements AutoCloseable {
      *                                  connection failed (the cause says how)
      */
     public int receive(MemorySegment into) throws ClosedChannelException {
-        Thread me = Thread.currentThread();
         while (true) {
-            receiveWaiter = me;
             throwIfEnded();
-            synchronized (arrivalLock) {
-                if (arrivedCount > 0) {
-                    receiveWaiter = null;
-                    int slot = arrivedSlots[arrivedHead];
-                    int length = arrivedLengths[arrivedHead];
+            int slot;
+            int length;
+            synchronized (arrivals) {
+                if (arrivals.any()) {
+                    length = arrivals.nextLength();
                     if (length > into.byteSize()) {
                         throw new IllegalArgumentException("message of " + length + " bytes, buffer of " + into.byteSize());
                     }
-                    arrivedHead = (arrivedHead + 1) % RECEIVES;
-                    arrivedCount--;
-                    MemorySegment.copy(mr.memory(), (long) slot * MAX_MESSAGE, into, 0, length);
-                    takenSlots[takenCount++] = slot;
-                    group.wake();
-                    return length;
+                    slot = arrivals.take();
+                } else {
+                    slot = -1;
+                    length = 0;
                 }
             }
-            LockSupport.park(this);
+            if (slot >= 0) {
+                MemorySegment.copy(mr.memory(), (long) slot * MAX_MESSAGE, into, 0, length);
+                repost(slot);
+                return length;
+            }
+            await(ARRIVAL);
         }
+    }
+
+    /**
+     * Waits until {@code what} may have happened (a message arrived, a send slot freed), the
+     * endpoint ended, or a spurious wake-up: in {@link PollingMode#ADAPTIVE} and
+     * {@link PollingMode#BUSY} polls the completion queue itself (and posts what waits for
+     * credits), in {@code ADAPTIVE} spinning for a while, then parked briefly between polls for a
+     * while longer, then parks until the thread that sees it unparks it.
+     */
+    private void await(int what) throws ClosedChannelException {
+        PollingMode mode = group.pollingMode();
+        if (mode != PollingMode.EVENT) {
+            long start = System.nanoTime();
+            group.spinStarted();
+            boolean parks = false;
+            try {
+                while (true) {
+                    group.pollCompletions();
+                    if (hasBacklog()) {
+                        post();
+                    }
+                    if (ready(what)) {
+                        return;
+                    }
+                    throwIfEnded();
+                    long waited = mode == PollingMode.ADAPTIVE ? System.nanoTime() - start : 0;
+                    if (waited > EndpointGroup.POLL_NANOS) {
+                        parks = true;
+                        break;
+                    } else if (waited > EndpointGroup.SPIN_NANOS) {
+                        LockSupport.parkNanos(EndpointGroup.PARKED_POLL_NANOS);
+                    } else if (group.crowded()) {
+                        Thread.yield();
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                }
+            } finally {
+                group.spinEnded(parks);
+            }
+        }
+        Thread me = Thread.currentThread();
+        if (what == ARRIVAL) {
+            receiveWaiter = me;
+        } else {
+            sendWaiter = me;
+        }
+        try {
+            if (hasBacklog()) {
+                group.wake();
+            }
+            if (!ready(what)) {
+                throwIfEnded();
+                LockSupport.park(this);
+            }
+        } finally {
+            if (what == ARRIVAL) {
+                receiveWaiter = null;
+            } else {
+                sendWaiter = null;
+            }
+        }
+    }
+
+    private boolean ready(int what) {
+        return what == ARRIVAL ? arrivals.any() : slots.anyFree();
     }
 
     private void throwIfEnded() throws ClosedChannelException {
@@ -428,48 +479,40 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
     }
 
-    /** Takes a free send slot, or returns -1 if none is free. */
-    private int claimSlot() {
-        while (true) {
-            int free = freeSlots.get();
-            if (free == 0) {
-                return -1;
-            }
-            int slot = Integer.numberOfTrailingZeros(free);
-            if (freeSlots.compareAndSet(free, free & ~(1 << slot))) {
-                return slot;
-            }
-        }
-    }
-
-    private void releaseSlot(int slot) {
-        int free;
-        do {
-            free = freeSlots.get();
-        } while (!freeSlots.compareAndSet(free, free | 1 << slot));
-        unpark(sendWaiter);
-    }
-
     private void failIfClosed() {
         if (closing || failure != null) {
             failAll(failure != null ? failure : new ClosedChannelException());
         }
     }
 
+    /** Posts what is ready from the caller's thread; what waits for a credit is the group's thread's to post. */
+    private void postOrHandOver() {
+        if (started) {
+            post();
+        }
+        if (hasBacklog()) {
+            group.wake();
+        }
+    }
+
+    /** Whether messages or one-sided operations wait for a credit or a send slot. */
+    boolean hasBacklog() {
+        return slots.anyFilled() || !sends.isEmpty() || !oneSided.isEmpty();
+    }
+
     /**
      * The group thread's turn: posts what the credits and send slots allow, delivers arrived
-     * messages, and every few milliseconds looks for the peer's disconnect; a failure ends the
-     * endpoint ({@link #isDone}).
+     * messages to waiting futures, and every few milliseconds looks for the peer's disconnect; a
+     * failure ends the endpoint ({@link #isDone}).
      */
     boolean work() {
         if (!started || isDone()) {
             return false;
         }
         try {
-            boolean busy = repostTaken();
-            busy |= postSends();
+            boolean busy = hasBacklog() && post();
             busy |= deliver();
-            if (System.nanoTime() > nextCmCheck) {
+            if (System.nanoTime() - nextCmCheck > 0) {
                 CmEvent event = channel.getEvent(Duration.ZERO);
                 if (event != null && event.type() == CmEventType.DISCONNECTED) {
                     fail(new ClosedChannelException());
@@ -483,7 +526,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
     }
 
-    /** The group thread hands over completion {@code i} of {@code wcs}, one of this endpoint's queue pair. */
+    /** The thread polling the group's completion queue hands over completion {@code i} of {@code wcs}, one of this endpoint's queue pair. */
     void completion(WcBuffer wcs, int i) {
         if (isDone()) {
             return;
@@ -495,21 +538,21 @@ public final class RdmaEndpoint implements AutoCloseable {
             return;
         }
         long wrId = wcs.wrId(i);
-        if (wcs.opcode(i) == WcOpcode.RECV) {
-            synchronized (arrivalLock) {
-                int tail = (arrivedHead + arrivedCount++) % RECEIVES;
-                arrivedSlots[tail] = (int) (wrId - RECV_ID);
-                arrivedLengths[tail] = wcs.byteLen(i);
+        long kind = wrId & KIND;
+        if (kind == RECV_ID) {
+            arrivals.arrived((int) (wrId & ~KIND), wcs.byteLen(i));
+            if (!receives.isEmpty()) {
+                deliver();
             }
             unpark(receiveWaiter);
-        } else if (wrId < SEND_SLOTS) {
-            int slot = (int) wrId;
-            @SuppressWarnings("unchecked")
-            CompletableFuture<Void> done = (CompletableFuture<Void>) inFlight[slot];
-            inFlight[slot] = null;
-            releaseSlot(slot);
-            if (done != null) {
-                done.complete(null);
+        } else {
+            // a message, a one-sided operation, or a credit write: the sends posted before it are done
+            boolean freed;
+            synchronized (postLock) {
+                freed = slots.retire(kind == CREDIT_WRITE_ID ? wrId & ~KIND : (wrId & ~KIND) + 1);
+            }
+            if (freed) {
+                unpark(sendWaiter);
             }
         }
     }
@@ -527,7 +570,8 @@ public final class RdmaEndpoint implements AutoCloseable {
     /** Ends the endpoint with {@code cause}, failing what is queued and waking blocked callers. */
     void fail(Throwable cause) {
         if (failure == null) {
-            failure = cause;
+            // what fails while the endpoint closes (a post racing the close) is the close
+            failure = closing ? new ClosedChannelException() : cause;
         }
         failAll(failure);
         wakeWaiters();
@@ -551,125 +595,142 @@ public final class RdmaEndpoint implements AutoCloseable {
         wakeWaiters();
     }
 
+    private static long sendOffset(int slot) {
+        return (long) (RECEIVES + slot) * MAX_MESSAGE;
+    }
+
+    /** Posts receive buffer {@code slot}; the caller holds {@link #postLock}. */
     private void postReceive(int slot) {
-        sge.set(mr.addr() + (long) slot * MAX_MESSAGE, MAX_MESSAGE, mr.lkey());
-        qp.postRecv(recvWr.wrId(RECV_ID + slot).sge(sge));
-        receivesPosted++;
+        recvSge.set(mr.addr() + (long) slot * MAX_MESSAGE, MAX_MESSAGE, mr.lkey());
+        qp.postRecv(recvWr.wrId(RECV_ID | slot).sge(recvSge));
     }
 
-    /**
-     * Counts {@code n} receives reposted, and once they are half of {@link #RECEIVES} returns them
-     * as credits. Holding fewer back never stalls the two sides: a sender out of credits has
-     * at least {@code RECEIVES - unannounced} messages under way to us, which will arrive, be
-     * taken and reposted.
-     */
-    private void reposted(int n) {
-        unannounced += n;
-        if (unannounced >= RECEIVES / 2) {
-            writeCredits();
-            unannounced = 0;
+    /** Reposts receive buffer {@code slot} once its message is taken, and returns the credits when a batch is due. */
+    private void repost(int slot) {
+        try {
+            synchronized (postLock) {
+                if (isDone()) {
+                    return;
+                }
+                postReceive(slot);
+                if (credits.reposted()) {
+                    writeCredits();
+                }
+            }
+        } catch (RuntimeException e) {
+            fail(e);
         }
     }
 
-    /** RDMA-writes how many receives we have posted into the peer's counter: its credits. */
+    /**
+     * RDMA-writes how many receives we have posted into the peer's counter, its credits;
+     * signaled, so its completion also retires the sends posted before it.
+     */
     private void writeCredits() {
-        mr.memory().set(COUNTER, POSTED_OFFSET, receivesPosted);
-        sge.set(mr.addr() + POSTED_OFFSET, 8, mr.lkey());
-        qp.postSend(sendWr.wrId(CREDIT_WRITE_ID).opcode(WrOpcode.RDMA_WRITE).sge(sge)
-                .flags(SendFlags.SIGNALED).rdma(peerCounterAddr, peerCounterRkey));
-    }
-
-    /** Reposts the receive buffers that blocking receives took messages from, and returns their credits. */
-    private boolean repostTaken() {
-        synchronized (arrivalLock) {
-            if (takenCount == 0) {
-                return false;
-            }
-            for (int i = 0; i < takenCount; i++) {
-                postReceive(takenSlots[i]);
-            }
-            reposted(takenCount);
-            takenCount = 0;
-        }
-        return true;
+        mr.memory().set(COUNTER, POSTED_OFFSET, credits.receivesPosted());
+        creditSge.set(mr.addr() + POSTED_OFFSET, 8, mr.lkey());
+        qp.postSend(creditWr.wrId(CREDIT_WRITE_ID | slots.nextSeq()).opcode(WrOpcode.RDMA_WRITE).sge(creditSge)
+                .flags(SendFlags.SIGNALED).rdma(credits.peerCounterAddr(), credits.peerCounterRkey()));
+        sinceSignal = 0;
     }
 
     /**
-     * Posts queued one-sided operations while there are free send slots, then, while there are
-     * credits, the messages blocking sends filled slots with and queued messages for which a
-     * slot is free.
+     * Posts, in one chain, queued one-sided operations while send slots are free, then, while
+     * there are credits, the messages blocking sends filled slots with and queued messages for
+     * which a slot is free. Returns whether it posted any; a failure to post ends the endpoint.
      */
-    private boolean postSends() {
-        boolean posted = false;
+    private boolean post() {
+        try {
+            synchronized (postLock) {
+                return !isDone() && postChain();
+            }
+        } catch (RuntimeException e) {
+            fail(e);
+            return true;
+        }
+    }
+
+    private boolean postChain() {
+        int n = 0;
         while (!oneSided.isEmpty()) {
-            int slot = claimSlot();
+            int slot = slots.claim();
             if (slot < 0) {
                 break;
             }
             OneSided op = oneSided.poll();
-            inFlight[slot] = op.done();
-            qp.postSend(sendWr.wrId(slot).opcode(op.opcode()).sge(op.sge()).flags(SendFlags.SIGNALED)
-                    .rdma(op.remoteAddr(), op.rkey()));
-            posted = true;
+            if (op == null) {
+                slots.release(slot);
+                break;
+            }
+            chain[n++].wrId(slots.posted(slot, op.done())).opcode(op.opcode()).sge(op.sge())
+                    .flags(SendFlags.SIGNALED).rdma(op.remoteAddr(), op.rkey());
         }
-        long peerPosted = Math.max(peerReceives, mr.memory().get(COUNTER, COUNTER_OFFSET));
-        while (sent < peerPosted) {
+        for (long available = credits.available(); available > 0; available--) {
             int slot;
             int length;
-            synchronized (filledLock) {
-                if (filledCount > 0) {
-                    slot = filledSlots[filledHead];
-                    length = filledLengths[filledHead];
-                    filledHead = (filledHead + 1) % SEND_SLOTS;
-                    filledCount--;
-                } else {
-                    slot = -1;
-                    length = 0;
-                }
-            }
-            if (slot < 0) {
-                if (sends.isEmpty() || (slot = claimSlot()) < 0) {
+            CompletableFuture<Void> done = null;
+            long filled = slots.takeFilled();
+            if (filled >= 0) {
+                slot = (int) (filled >>> 32);
+                length = (int) filled;
+            } else {
+                if (sends.isEmpty() || (slot = slots.claim()) < 0) {
                     break;
                 }
                 Pending p = sends.poll();
+                if (p == null) {
+                    slots.release(slot);
+                    break;
+                }
                 length = p.message().remaining();
-                MemorySegment.copy(MemorySegment.ofBuffer(p.message()), 0, mr.memory(),
-                        (long) (RECEIVES + slot) * MAX_MESSAGE, length);
-                inFlight[slot] = p.done();
+                MemorySegment.copy(MemorySegment.ofBuffer(p.message()), 0, mr.memory(), sendOffset(slot), length);
+                done = p.done();
             }
-            sge.set(mr.addr() + (long) (RECEIVES + slot) * MAX_MESSAGE, length, mr.lkey());
-            qp.postSend(sendWr.wrId(slot).opcode(WrOpcode.SEND).sge(sge)
-                    .flags(SendFlags.SIGNALED));
-            sent++;
-            posted = true;
+            chainSges[n].set(mr.addr() + sendOffset(slot), length, mr.lkey());
+            chain[n++].wrId(slots.posted(slot, done)).opcode(WrOpcode.SEND).sge(chainSges[n - 1])
+                    .flags(done != null ? SendFlags.SIGNALED : 0);
+            credits.sent();
         }
-        return posted;
+        if (n == 0) {
+            return false;
+        }
+        boolean fewSlots = slots.freeCount() < SIGNAL_EVERY;
+        for (int i = 0; i < n; i++) {
+            SendWr wr = chain[i];
+            if (wr.flags() == SendFlags.SIGNALED || ++sinceSignal >= SIGNAL_EVERY || (i == n - 1 && fewSlots)) {
+                wr.flags(SendFlags.SIGNALED);
+                sinceSignal = 0;
+            }
+            wr.next(i < n - 1 ? chain[i + 1] : null);
+        }
+        qp.postSend(chain[0]);
+        return true;
     }
 
     /**
-     * Hands arrived messages to waiting receives, in order: copies each out of its receive
+     * Hands arrived messages to waiting futures, in order: copies each out of its receive
      * buffer, reposts the buffer and returns the credit. A message nobody asked for keeps its
      * buffer, so a slow receiver stops the sender.
      */
     private boolean deliver() {
         boolean delivered = false;
-        while (!receives.isEmpty()) {
+        if (isDone()) {
+            return false;
+        }
+        while (true) {
+            CompletableFuture<ByteBuffer> next;
             int slot;
             byte[] data;
-            synchronized (arrivalLock) {
-                if (arrivedCount == 0) {
+            synchronized (arrivals) {
+                if (!arrivals.any() || receives.isEmpty() || (next = receives.poll()) == null) {
                     break;
                 }
-                slot = arrivedSlots[arrivedHead];
-                data = new byte[arrivedLengths[arrivedHead]];
-                arrivedHead = (arrivedHead + 1) % RECEIVES;
-                arrivedCount--;
+                data = new byte[arrivals.nextLength()];
+                slot = arrivals.take();
             }
             MemorySegment.copy(mr.memory(), ValueLayout.JAVA_BYTE, (long) slot * MAX_MESSAGE, data, 0, data.length);
-            ByteBuffer message = ByteBuffer.wrap(data);
-            postReceive(slot);
-            reposted(1);
-            receives.poll().complete(message);
+            repost(slot);
+            next.complete(ByteBuffer.wrap(data));
             delivered = true;
         }
         return delivered;
@@ -706,10 +767,9 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
         group.wake();
         detached.join();
-        for (CompletableFuture<?> f : inFlight) {
-            if (f != null) {
-                f.completeExceptionally(new ClosedChannelException());
-            }
+        synchronized (postLock) {
+            // posting looks at closing under this lock: nothing is posted after this block
+            slots.failPosted(new ClosedChannelException());
         }
         failAll(failure != null ? failure : new ClosedChannelException());
         try {

@@ -59,6 +59,10 @@ public final class Libc {
     public static final int EAGAIN = 11;
     /** {@code MSG_DONTWAIT}: a receive that returns EAGAIN instead of blocking. */
     public static final int MSG_DONTWAIT = 0x40;
+    /** {@code EFD_NONBLOCK} from {@code <sys/eventfd.h>}: reads return EAGAIN instead of blocking. */
+    public static final int EFD_NONBLOCK = 0x800;
+    /** {@code EFD_CLOEXEC}: the descriptor is not inherited by programs this process executes. */
+    public static final int EFD_CLOEXEC = 0x80000;
 
     /** {@code struct pollfd}: int fd; short events; short revents. */
     public static final StructLayout POLLFD = MemoryLayout.structLayout(
@@ -101,6 +105,7 @@ public final class Libc {
         static final MethodHandle OPENDIR = downcall("opendir", FunctionDescriptor.of(ADDRESS, ADDRESS));
         static final MethodHandle READDIR = downcall("readdir", FunctionDescriptor.of(ADDRESS, ADDRESS));
         static final MethodHandle CLOSEDIR = downcall("closedir", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        static final MethodHandle EVENTFD = downcall("eventfd", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
 
         private DeviceCalls() {
         }
@@ -285,6 +290,16 @@ public final class Libc {
     public static boolean pollIn(int fd, int timeoutMillis) {
         try (Arena arena = Arena.ofConfined()) {
             return pollIn(fd, timeoutMillis, newPollFd(arena), Errors.callState(arena));
+        }
+    }
+
+    /** {@code eventfd(2)}: a counter readable while it is not zero; returns the descriptor. */
+    public static int eventfd(int initval, int flags) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment st = Errors.callState(arena);
+            return Errors.notMinusOne("eventfd", (int) DeviceCalls.EVENTFD.invokeExact(st, initval, flags), st);
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
         }
     }
 

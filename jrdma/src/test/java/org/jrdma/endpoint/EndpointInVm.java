@@ -55,7 +55,10 @@ public final class EndpointInVm {
         checks.check("eight endpoints sharing one completion queue and thread per side", this::sharedGroup);
         checks.check("RDMA write and read to a RemoteBuffer handed over in a message", this::oneSided);
         checks.check("allocation per message in steady state", this::allocation);
-        checks.check("blocking send and receive in order, nothing allocated per message", this::blockingForm);
+        checks.check("blocking send and receive in order, nothing allocated per message",
+                () -> blockingForm(PollingMode.EVENT));
+        checks.check("callers polling the completion queue (BUSY): in order, nothing allocated per message",
+                () -> blockingForm(PollingMode.BUSY));
         checks.check("blocking send and receive after a disconnect throw ClosedChannelException", this::blockingClosed);
         checks.check("close fails pending sends and receives", this::closeFailsPending);
         checks.check("peer disconnect fails pending receives", this::peerDisconnect);
@@ -309,14 +312,15 @@ public final class EndpointInVm {
      * warm-up, the bytes allocated over 3,000 round trips of 16 bytes by the caller, the peer's
      * thread and the polling thread: less than a byte per round trip (none per message; a
      * deoptimization in the window may allocate once what compiled code had kept in registers).
+     * In {@code mode}: the callers park, or poll the group's completion queue themselves.
      */
-    private void blockingForm() throws Exception {
+    private void blockingForm(PollingMode mode) throws Exception {
         InetSocketAddress at = address();
         int warmUp = 3000;
         int rounds = 3000;
         AllocatedBytes allocated = new AllocatedBytes();
         try (RdmaServer server = RdmaServer.listen(at);
-                EndpointGroup group = new EndpointGroup(2);
+                EndpointGroup group = new EndpointGroup(2, mode);
                 ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
                 Arena arena = Arena.ofShared()) {
             Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(group, WAIT));
@@ -356,15 +360,18 @@ public final class EndpointInVm {
             long peerBefore = allocated.of(echoing);
             long overhead = -allocated.of(me) + allocated.of(me);
             long callerBefore = allocated.of(me);
+            long start = System.nanoTime();
             for (int i = 0; i < rounds; i++) {
                 client.send(message);
                 client.receive(in);
             }
+            long nanos = System.nanoTime() - start;
             long caller = allocated.of(me) - callerBefore - overhead;
             long echoer = allocated.of(echoing) - peerBefore;
             long polling = allocated.of(poller) - pollerBefore;
-            System.out.printf("  %d round trips of 16 bytes: allocated by the caller %d bytes, by the echoing thread"
-                    + " %d, by the polling thread %d%n", rounds, caller, echoer, polling);
+            System.out.printf("  %s: %d round trips of 16 bytes, %.1f us each: allocated by the caller %d bytes, by the"
+                    + " echoing thread %d, by the polling thread %d%n", mode, rounds, nanos / 1e3 / rounds, caller, echoer,
+                    polling);
             require(caller + echoer + polling < rounds, (caller + echoer + polling) + " bytes allocated over " + rounds
                     + " round trips");
             client.close();
