@@ -57,7 +57,7 @@ public final class EndpointInVm {
         checks.check("allocation per message in steady state", this::allocation);
         checks.check("blocking send and receive in order, nothing allocated per message",
                 () -> blockingForm(PollingMode.EVENT));
-        checks.check("callers polling the completion queue (BUSY): in order, nothing allocated per message",
+        checks.check("callers polling the completion queue (BUSY), in order, nothing allocated per message",
                 () -> blockingForm(PollingMode.BUSY));
         checks.check("blocking send and receive after a disconnect throw ClosedChannelException", this::blockingClosed);
         checks.check("close fails pending sends and receives", this::closeFailsPending);

@@ -25,7 +25,7 @@ class EndpointInVmTest {
             "RDMA write and read to a RemoteBuffer handed over in a message",
             "allocation per message in steady state",
             "blocking send and receive in order, nothing allocated per message",
-            "callers polling the completion queue (BUSY): in order, nothing allocated per message",
+            "callers polling the completion queue (BUSY), in order, nothing allocated per message",
             "blocking send and receive after a disconnect throw ClosedChannelException",
             "close fails pending sends and receives",
             "peer disconnect fails pending receives");
