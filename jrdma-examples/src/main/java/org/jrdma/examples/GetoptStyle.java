@@ -19,7 +19,7 @@ import picocli.CommandLine;
  * {@linkplain Unsupported unsupported}: giving it is an error that says so, rather than an
  * unknown option or a silently ignored one.
  */
-final class GetoptStyle {
+public final class GetoptStyle {
     private GetoptStyle() {
     }
 
@@ -30,7 +30,7 @@ final class GetoptStyle {
      * @param shortName the letter after {@code -}, or 0 for a long option only
      * @param hasArg    whether it takes an argument
      */
-    record Unsupported(String longName, char shortName, boolean hasArg) {
+    public record Unsupported(String longName, char shortName, boolean hasArg) {
     }
 
     /**
@@ -39,8 +39,24 @@ final class GetoptStyle {
      *
      * @throws UsageException for an unknown or unsupported option, a missing argument or a bad number
      */
-    static void parse(Object options, String[] args, List<Unsupported> unsupported) throws UsageException {
+    public static void parse(Object options, String[] args, List<Unsupported> unsupported) throws UsageException {
+        parse(options, args, unsupported, false);
+    }
+
+    /**
+     * Reads {@code args} into {@code options} as a C tool reads them whose {@code getopt} loop
+     * ends at the first unknown option (rping's): the options before it are read, their setters
+     * called in order, and none after it.
+     *
+     * @throws UsageException for an unknown option, a missing argument or a bad number
+     */
+    public static void parseUpToUnknown(Object options, String[] args) throws UsageException {
+        parse(options, args, List.of(), true);
+    }
+
+    private static void parse(Object options, String[] args, List<Unsupported> unsupported, boolean stopAtUnknown) throws UsageException {
         CommandLine line = new CommandLine(options).setOverwrittenOptionsAllowed(true).setExpandAtFiles(false)
+                .setStopAtUnmatched(stopAtUnknown)
                 .registerConverter(Long.class, GetoptStyle::strtol).registerConverter(long.class, GetoptStyle::strtol);
         for (Unsupported option : unsupported) {
             String longName = "--" + option.longName();
@@ -51,6 +67,9 @@ final class GetoptStyle {
         }
         try {
             ParseResult result = line.parseArgs(args);
+            if (!result.unmatched().isEmpty()) {
+                throw new UsageException("Unknown option: '" + result.unmatched().getFirst() + "'");
+            }
             for (Unsupported option : unsupported) {
                 if (result.hasMatchedOption("--" + option.longName())) {
                     throw new UsageException("option --" + option.longName() + " is not supported by the Java version");

@@ -3,11 +3,11 @@ package org.jrdma.examples;
 import java.io.Serial;
 
 /** A command line that cannot be used; the message says why, and the tool prints its usage. */
-final class UsageException extends Exception {
+public final class UsageException extends Exception {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    UsageException(String message) {
+    public UsageException(String message) {
         super(message);
     }
 }

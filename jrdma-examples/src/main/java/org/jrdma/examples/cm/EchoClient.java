@@ -10,9 +10,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import org.jrdma.endpoint.RdmaEndpoint;
 import org.jrdma.endpoint.RegisteredBuffer;
 import org.jrdma.endpoint.RemoteBuffer;
+import org.jrdma.examples.GetoptStyle;
+import org.jrdma.examples.UsageException;
+import picocli.CommandLine.Option;
 
 /**
  * The client of {@link EchoServer}, on {@code org.jrdma.endpoint}: connects with
@@ -38,35 +42,40 @@ public final class EchoClient {
     private EchoClient() {
     }
 
+    /** The command line (see the class comment), read as {@code getopt} reads it ({@link GetoptStyle}). */
+    static final class Options {
+        @Option(names = "-a", paramLabel = "address")
+        String address;
+
+        @Option(names = "-p", paramLabel = "port")
+        int port = PORT;
+
+        @Option(names = "-C", paramLabel = "count")
+        int count = 10;
+
+        @Option(names = "-S", paramLabel = "size")
+        int size = 64;
+
+        @Option(names = "-v")
+        boolean verbose;
+    }
+
     /** Runs the client; see the class comment for the options. */
     public static void main(String[] args) {
+        Options options = new Options();
         InetAddress address = null;
-        int port = PORT;
-        int count = 10;
-        int size = 64;
-        boolean verbose = false;
-        Getopt getopt = new Getopt(args, "a:p:C:S:v");
         try {
-            for (int op = getopt.next(); op != -1; op = getopt.next()) {
-                switch (op) {
-                    case 'a' -> address = InetAddress.getByName(getopt.optarg);
-                    case 'p' -> port = Integer.parseInt(getopt.optarg);
-                    case 'C' -> count = Integer.parseInt(getopt.optarg);
-                    case 'S' -> size = Integer.parseInt(getopt.optarg);
-                    case 'v' -> verbose = true;
-                    default -> throw new IllegalArgumentException("unknown option or missing argument");
-                }
+            GetoptStyle.parse(options, args, List.of());
+            if (options.address == null || options.size < 1 || options.size > RdmaEndpoint.MAX_MESSAGE || options.count < 0) {
+                throw new UsageException("give -a, a size of 1 to " + RdmaEndpoint.MAX_MESSAGE + " and a count of 0 or more");
             }
-            if (address == null || size < 1 || size > RdmaEndpoint.MAX_MESSAGE || count < 0) {
-                throw new IllegalArgumentException("give -a, a size of 1 to " + RdmaEndpoint.MAX_MESSAGE
-                        + " and a count of 0 or more");
-            }
-        } catch (IllegalArgumentException | UnknownHostException e) {
+            address = InetAddress.getByName(options.address);
+        } catch (UsageException | UnknownHostException e) {
             System.err.println("EchoClient: " + e.getMessage());
             System.err.println(USAGE);
             System.exit(2);
         }
-        System.exit(run(new InetSocketAddress(address, port), count, size, verbose));
+        System.exit(run(new InetSocketAddress(address, options.port), options.count, options.size, options.verbose));
     }
 
     /** Connects, echoes, writes and reads; 0 when every check passed. */

@@ -15,6 +15,9 @@ import org.jrdma.endpoint.RdmaEndpoint;
 import org.jrdma.endpoint.RdmaServer;
 import org.jrdma.endpoint.RegisteredBuffer;
 import org.jrdma.endpoint.RemoteBuffer;
+import org.jrdma.examples.GetoptStyle;
+import org.jrdma.examples.UsageException;
+import picocli.CommandLine.Option;
 
 /**
  * An echo server on {@code org.jrdma.endpoint}: listens with {@link RdmaServer} (rdma_cm, RC),
@@ -42,27 +45,31 @@ public final class EchoServer {
     private EchoServer() {
     }
 
+    /** The command line (see the class comment), read as {@code getopt} reads it ({@link GetoptStyle}). */
+    static final class Options {
+        @Option(names = "-a", paramLabel = "address")
+        String address = "0.0.0.0";
+
+        @Option(names = "-p", paramLabel = "port")
+        int port = EchoClient.PORT;
+
+        @Option(names = "-C", paramLabel = "connections")
+        int connections;
+    }
+
     /** Runs the server; see the class comment for the options. */
     public static void main(String[] args) throws InterruptedException {
-        InetAddress address = InetAddress.ofLiteral("0.0.0.0");
-        int port = EchoClient.PORT;
-        int connections = 0;
-        Getopt getopt = new Getopt(args, "a:p:C:");
+        Options options = new Options();
+        InetAddress address = null;
         try {
-            for (int op = getopt.next(); op != -1; op = getopt.next()) {
-                switch (op) {
-                    case 'a' -> address = InetAddress.getByName(getopt.optarg);
-                    case 'p' -> port = Integer.parseInt(getopt.optarg);
-                    case 'C' -> connections = Integer.parseInt(getopt.optarg);
-                    default -> throw new IllegalArgumentException("unknown option or missing argument");
-                }
-            }
-        } catch (IllegalArgumentException | UnknownHostException e) {
+            GetoptStyle.parse(options, args, List.of());
+            address = InetAddress.getByName(options.address);
+        } catch (UsageException | UnknownHostException e) {
             System.err.println("EchoServer: " + e.getMessage());
             System.err.println(USAGE);
             System.exit(2);
         }
-        System.exit(serve(new InetSocketAddress(address, port), connections));
+        System.exit(serve(new InetSocketAddress(address, options.port), options.connections));
     }
 
     /** Accepts {@code connections} clients (0: any number) and serves each; 0 when all were served well. */

@@ -18,6 +18,8 @@ import org.jrdma.cm.ConnParam;
 import org.jrdma.cm.EventChannel;
 import org.jrdma.cm.PortSpace;
 import org.jrdma.cm.RdmaCmId;
+import org.jrdma.examples.GetoptStyle;
+import org.jrdma.examples.UsageException;
 import org.jrdma.tools.CNumbers;
 import org.jrdma.verbs.Access;
 import org.jrdma.verbs.Context;
@@ -37,6 +39,8 @@ import org.jrdma.verbs.WcBuffer;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WrOpcode;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * librdmacm's {@code rping} in Java over {@code org.jrdma.cm}: the same options, protocol, output
@@ -106,7 +110,12 @@ public final class Rping {
     private static final PrintStream OUT = System.out;
     private static final PrintStream ERR = System.err;
 
-    /** The command line, with rping's defaults. */
+    /**
+     * The command line, with rping's defaults: picocli ({@link GetoptStyle}) calls the setters in
+     * the order the options come, as C's {@code getopt} loop runs its cases, so that each prints
+     * what C prints there ({@code -d}'s lines only after {@code -d}) and {@link #ret} ends as C's
+     * {@code ret} does.
+     */
     static final class Options {
         int server = -1;
         boolean persistent;
@@ -119,6 +128,108 @@ public final class Rping {
         int port = 7174;
         int count;
         int size = 64;
+        /** C's {@code ret} after the options: the last address lookup's result, or {@code EINVAL} after a bad size or count. */
+        int ret;
+
+        /** The operands, which C's {@code getopt} skips (GNU's permutes them to the end) and rping ignores. */
+        @Parameters(hidden = true)
+        List<String> operands = new ArrayList<>();
+
+        @Option(names = "-a")
+        void address(String arg) {
+            address = lookUp(arg, address);
+        }
+
+        @Option(names = "-I")
+        void source(String arg) {
+            source = lookUp(arg, source);
+        }
+
+        @Option(names = "-P")
+        void persistent(boolean on) {
+            persistent = true;
+        }
+
+        @Option(names = "-p")
+        void port(String arg) {
+            port = CNumbers.atoi(arg) & 0xffff;
+            debug("port %d\n", CNumbers.atoi(arg));
+        }
+
+        @Option(names = "-s")
+        void server(boolean on) {
+            server = 1;
+            debug("server\n");
+        }
+
+        @Option(names = "-c")
+        void client(boolean on) {
+            server = 0;
+            debug("client\n");
+        }
+
+        @Option(names = "-S")
+        void size(String arg) {
+            size = CNumbers.atoi(arg);
+            if (size < MIN_BUFSIZE || size > BUFSIZE - 1) {
+                printf(ERR, "Invalid size %d (valid range is %d to %d)\n", size, MIN_BUFSIZE, BUFSIZE);
+                ret = EINVAL;
+            } else {
+                debug("size %d\n", CNumbers.atoi(arg));
+            }
+        }
+
+        @Option(names = "-C")
+        void count(String arg) {
+            count = CNumbers.atoi(arg);
+            if (count < 0) {
+                printf(ERR, "Invalid count %d\n", count);
+                ret = EINVAL;
+            } else {
+                debug("count %d\n", count);
+            }
+        }
+
+        @Option(names = "-v")
+        void verbose(boolean on) {
+            verbose++;
+            debug("verbose\n");
+        }
+
+        @Option(names = "-V")
+        void validate(boolean on) {
+            validate++;
+            debug("validate data\n");
+        }
+
+        @Option(names = "-d")
+        void debug(boolean on) {
+            debug = true;
+        }
+
+        @Option(names = "-q")
+        void selfCreateQp(boolean on) {
+            selfCreateQp = true;
+        }
+
+        /** {@code -t}: in C's option string with an argument, but no case of its switch, so C prints the usage. */
+        @Option(names = "-t")
+        void unhandled(String arg) throws UsageException {
+            throw new UsageException("-t");
+        }
+
+        /** C's {@code get_addr}: {@code name} resolved, its failure printed and kept in {@link #ret}; {@code previous} when it fails. */
+        private InetAddress lookUp(String name, InetAddress previous) {
+            try {
+                InetAddress resolved = InetAddress.getByName(name);
+                ret = 0;
+                return resolved;
+            } catch (UnknownHostException e) {
+                OUT.println("getaddrinfo failed (Name or service not known) - invalid hostname or IP address");
+                ret = -2;
+                return previous;
+            }
+        }
 
         void debug(String format, Object... args) {
             if (debug) {
@@ -138,77 +249,16 @@ public final class Rping {
         System.exit(status & 0xff);
     }
 
-    /** Parses {@code args} as rping's {@code getopt} does, then runs the server or the client; C's {@code main}'s return value. */
+    /** Parses {@code args} as rping's {@code getopt} loop does, then runs the server or the client; C's {@code main}'s return value. */
     static int run(String[] args) {
         Options options = new Options();
-        int ret = 0;
-        Getopt getopt = new Getopt(args, "a:I:Pp:C:S:t:scvVdq");
-        for (int op = getopt.next(); op != -1; op = getopt.next()) {
-            String arg = getopt.optarg;
-            switch (op) {
-                case 'a' -> {
-                    try {
-                        options.address = InetAddress.getByName(arg);
-                    } catch (UnknownHostException e) {
-                        OUT.println("getaddrinfo failed (Name or service not known) - invalid hostname or IP address");
-                        ret = -2;
-                    }
-                }
-                case 'I' -> {
-                    try {
-                        options.source = InetAddress.getByName(arg);
-                    } catch (UnknownHostException e) {
-                        OUT.println("getaddrinfo failed (Name or service not known) - invalid hostname or IP address");
-                        ret = -2;
-                    }
-                }
-                case 'P' -> options.persistent = true;
-                case 'p' -> {
-                    options.port = CNumbers.atoi(arg) & 0xffff;
-                    options.debug("port %d\n", CNumbers.atoi(arg));
-                }
-                case 's' -> {
-                    options.server = 1;
-                    options.debug("server\n");
-                }
-                case 'c' -> {
-                    options.server = 0;
-                    options.debug("client\n");
-                }
-                case 'S' -> {
-                    options.size = CNumbers.atoi(arg);
-                    if (options.size < MIN_BUFSIZE || options.size > BUFSIZE - 1) {
-                        printf(ERR, "Invalid size %d (valid range is %d to %d)\n", options.size, MIN_BUFSIZE, BUFSIZE);
-                        ret = EINVAL;
-                    } else {
-                        options.debug("size %d\n", CNumbers.atoi(arg));
-                    }
-                }
-                case 'C' -> {
-                    options.count = CNumbers.atoi(arg);
-                    if (options.count < 0) {
-                        printf(ERR, "Invalid count %d\n", options.count);
-                        ret = EINVAL;
-                    } else {
-                        options.debug("count %d\n", options.count);
-                    }
-                }
-                case 'v' -> {
-                    options.verbose++;
-                    options.debug("verbose\n");
-                }
-                case 'V' -> {
-                    options.validate++;
-                    options.debug("validate data\n");
-                }
-                case 'd' -> options.debug = true;
-                case 'q' -> options.selfCreateQp = true;
-                default -> {
-                    OUT.print(USAGE);
-                    return EINVAL;
-                }
-            }
+        try {
+            GetoptStyle.parseUpToUnknown(options, args);
+        } catch (UsageException e) {
+            OUT.print(USAGE);
+            return EINVAL;
         }
+        int ret = options.ret;
         if (ret != 0) {
             return ret;
         }

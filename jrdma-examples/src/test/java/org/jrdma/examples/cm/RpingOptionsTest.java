@@ -15,9 +15,11 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * {@link Rping}'s command line against C {@code rping}'s, on this machine (no RDMA device needed:
- * both stop before opening one): the usage text, the size and count checks, an unknown option, a
- * missing argument and a name that does not resolve give the same standard output, standard error
- * and exit status.
+ * both stop before opening one): the usage text, the size and count checks, an unknown option (the
+ * options before it read, none after it), {@code -t} (in C's option string, not in its switch),
+ * operands (skipped), a missing argument, a name that does not resolve and one resolved after it
+ * (C's {@code ret} is the last lookup's) give the same standard output, standard error and exit
+ * status.
  */
 class RpingOptionsTest {
     private static final Path RPING = Path.of("/usr/bin/rping");
@@ -26,7 +28,8 @@ class RpingOptionsTest {
     Stream<DynamicTest> sameAsC() {
         Peers.require(Files.isExecutable(RPING), "C rping (Debian rdmacm-utils) is not installed");
         return Stream.of("", "-c -S 5", "-c -S 65536", "-s -C -1", "-c -x", "-c -C", "-c -a nosuchhost.invalid",
-                "-cv -S22").map(args -> DynamicTest.dynamicTest("rping " + args, () -> {
+                "-cv -S22", "-x -S 5", "-c -x -d -S 30", "-dc -Sx 30", "-c -S 5 -t 3", "foo -c -S 5 bar",
+                "-c -a nosuchhost.invalid -a 127.0.0.1 -S 5").map(args -> DynamicTest.dynamicTest("rping " + args, () -> {
                     List<String> arguments = args.isEmpty() ? List.of() : List.of(args.split(" "));
                     assertEquals(run(RPING.toString(), List.of(), arguments), run(Path.of(System.getProperty("java.home"),
                             "bin", "java").toString(), List.of("--enable-native-access=ALL-UNNAMED", "-cp",
