@@ -214,12 +214,7 @@ class MadServerTest {
                 SimAgent client = new SimAgent(fabric, "node01 HCA-1")) {
             SimAgent redirected = redirectTarget(fabric, answered);
             int targetLid = redirected.lid();
-            original.mt.registerServer(Mad.CLASS_DEVICE_MGMT, 1, GET_SET, 0);
-            original.serve((agent, request) -> {
-                asked.incrementAndGet();
-                agent.mt.sendReply(request, new MadClassPortInfo().redirectLid(targetLid).redirectQp(Iba.QP1)
-                        .redirectQKey(Iba.IB_DEFAULT_QP1_QKEY & 0xFFFF_FFFFL).redirectPKey(Iba.DEFAULT_PKEY), Mad.STATUS_REDIRECT);
-            });
+            redirectDevMgt(original, targetLid, asked);
             IBPath toOriginal = client.patientPath(original.lid());
             IBPath quicklyToOriginal = client.gmpPath(original.lid(), 1);
             assertEquals(0x0C04, client.mt.devMgtGet(MadClassPortInfo.class, toOriginal, 0).capabilityMask(), "answered by node04");
@@ -253,12 +248,7 @@ class MadServerTest {
                 SimAgent client = new SimAgent(fabric, "node01 HCA-1");
                 SimAgent redirected = redirectTarget(fabric, answered)) {
             int targetLid = redirected.lid();
-            original.mt.registerServer(Mad.CLASS_DEVICE_MGMT, 1, GET_SET, 0);
-            original.serve((agent, request) -> {
-                asked.incrementAndGet();
-                agent.mt.sendReply(request, new MadClassPortInfo().redirectLid(targetLid).redirectQp(Iba.QP1)
-                        .redirectQKey(Iba.IB_DEFAULT_QP1_QKEY & 0xFFFF_FFFFL).redirectPKey(Iba.DEFAULT_PKEY), Mad.STATUS_REDIRECT);
-            });
+            redirectDevMgt(original, targetLid, asked);
             IBPath toOriginal = client.patientPath(original.lid());
             for (String thread : new String[] {"mad-async", "jrdma-mad-receiver"}) {
                 CompletableFuture<MadClassPortInfo> answer = new CompletableFuture<>();
@@ -290,6 +280,16 @@ class MadServerTest {
             assertEquals(0x0C04, answer.capabilityMask());
             assertEquals(1, answered.get());
         }
+    }
+
+    /** Has {@code original} serve DevMgt by redirecting every request to QP1 at {@code targetLid}, counting them in {@code asked}. */
+    private static void redirectDevMgt(SimAgent original, int targetLid, AtomicInteger asked) {
+        original.mt.registerServer(Mad.CLASS_DEVICE_MGMT, 1, GET_SET, 0);
+        original.serve((agent, request) -> {
+            asked.incrementAndGet();
+            agent.mt.sendReply(request, new MadClassPortInfo().redirectLid(targetLid).redirectQp(Iba.QP1)
+                    .redirectQKey(Iba.IB_DEFAULT_QP1_QKEY & 0xFFFF_FFFFL).redirectPKey(Iba.DEFAULT_PKEY), Mad.STATUS_REDIRECT);
+        });
     }
 
     /** A DevMgt and BM agent at node04 answering ClassPortInfo with capability mask 0x0C04. */

@@ -12,7 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import org.jrdma.iba.mad.MadClassPortInfo;
 import org.jrdma.iba.pm.PmPortCounters;
-import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
@@ -29,7 +28,7 @@ class SubmittedGmpTest {
     void submittedPerformanceGetsCompleteOnTheReceiverWithTheBlockingAnswers(Fabric fabric) {
         try (SimAgent a = new SimAgent(fabric, "node01 HCA-1")) {
             GmpClient gmp = new GmpClient(a.engine, Duration.ofSeconds(1), 2);
-            int[] lids = {ownLid(a.engine), smLid(a.engine)};
+            int[] lids = {a.lid(), a.endPort.smLid()};
             List<String> threads = new ArrayList<>();
             List<CompletableFuture<MadClassPortInfo>> answers = new ArrayList<>();
             List<CompletableFuture<PmPortCounters>> counters = new ArrayList<>();
@@ -90,17 +89,5 @@ class SubmittedGmpTest {
 
     private static String withoutTid(String message) {
         return message.replaceAll("TID 0x[0-9a-f]{16}", "TID");
-    }
-
-    private static int ownLid(MadEngine engine) {
-        return portInfo(engine).lid();
-    }
-
-    private static int smLid(MadEngine engine) {
-        return portInfo(engine).masterSmLid();
-    }
-
-    private static SmpPortInfo portInfo(MadEngine engine) {
-        return new SmpClient(engine, Duration.ofMillis(500), 2, 0).get(new SmpPortInfo(), SmpTarget.local(), 0);
     }
 }
