@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jrdma.tools.ParallelReads;
 import org.jrdma.tools.scripts.ScriptTopology;
+import org.jrdma.tools.scripts.Shell;
 import org.jrdma.tools.scripts.ToolOutput;
 
 /**

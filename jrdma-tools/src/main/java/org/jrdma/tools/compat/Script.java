@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.tools.scripts.Shell;
 import org.jrdma.tools.scripts.ToolOutput;
 
 /**
@@ -76,19 +77,15 @@ final class Script {
         return tools.run(tool, args, new PrintWriter(new StringWriter()));
     }
 
-    /**
-     * The scripts' {@code red}: the word in bold red, or plain with {@code -N}. The scripts print
-     * it with {@code echo -e}, which dash (Debian's /bin/sh) prints as {@code -e} before the escapes:
-     * the colour is what they mean, as bash prints it.
-     */
+    /** The scripts' {@code red} ({@link Shell#red}). */
     void red(boolean mono, String word) {
-        out.print(mono ? word + "\n" : "\033[1;031m " + word + " \033[0;39m\n");
+        Shell.red(out, mono, word);
     }
 
-    /** The scripts' {@code green}: the word in bold green, or plain with {@code -N}; only when verbose. */
+    /** The scripts' {@code green} ({@link Shell#green}); only when verbose. */
     void green(boolean mono, boolean verbose, String word) {
         if (verbose) {
-            out.print(mono ? word + "\n" : "\033[1;032m " + word + " \033[0;39m\n");
+            Shell.green(out, mono, word);
         }
     }
 

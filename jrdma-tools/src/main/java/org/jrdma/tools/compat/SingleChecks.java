@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.jrdma.tools.ErrorThresholds;
 import org.jrdma.tools.PortCounter;
+import org.jrdma.tools.scripts.Shell;
 import org.jrdma.tools.scripts.ToolOutput;
 
 /**

@@ -80,7 +80,7 @@ public final class CheckLftBalanceCommand extends ScriptCommand {
     }
 
     @Override
-    int run() {
+    protected int run() {
         Getopts opts = Getopts.parse("hl:i:ve", args, err());
         if (!opts.ok() || opts.has('h')) {
             return usage();

@@ -58,7 +58,7 @@ public abstract sealed class ClearCommand extends ScriptCommand permits ClearCom
     abstract String replacement();
 
     @Override
-    final int run() {
+    protected final int run() {
         List<String> caInfo = new ArrayList<>();
         String gflags = "";
         String topologyFile = null;

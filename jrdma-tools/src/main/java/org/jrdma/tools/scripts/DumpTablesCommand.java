@@ -29,7 +29,7 @@ public abstract sealed class DumpTablesCommand extends ScriptCommand permits Dum
     abstract List<String> options();
 
     @Override
-    final int run() {
+    protected final int run() {
         List<String> dumpArgs = new ArrayList<>(options());
         dumpArgs.addAll(args);
         String replacement = String.join(" ", dumpArgs.subList(0, options().size()));

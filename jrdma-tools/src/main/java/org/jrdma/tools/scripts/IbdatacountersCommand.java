@@ -41,7 +41,7 @@ public final class IbdatacountersCommand extends ScriptCommand {
     }
 
     @Override
-    int run() {
+    protected int run() {
         List<String> caInfo = new ArrayList<>();
         boolean mono = false;
         boolean verbose = false;
@@ -93,7 +93,7 @@ public final class IbdatacountersCommand extends ScriptCommand {
             datacountsOptions.add("-b");
         }
         Walk walk = new Walk(caInfo, mono, verbose, datacountsOptions);
-        for (String line : IbdatacountsCommand.lines(text)) {
+        for (String line : Shell.lines(text)) {
             walk.line(line);
         }
         out().print("*** WARNING ***: this command is deprecated; Please use \"ibqueryerrors --counters\n");
@@ -177,7 +177,7 @@ public final class IbdatacountersCommand extends ScriptCommand {
 
         private int datacounts(String nodeLid, String port) {
             List<String> line = new ArrayList<>(datacountsOptions);
-            line.addAll(IbdatacountsCommand.words(List.of(nodeLid, port)));
+            line.addAll(Shell.words(List.of(nodeLid, port)));
             return IbdatacountsCommand.datacounts(IbdatacountersCommand.this, "ibdatacounts", line, checks);
         }
     }

@@ -1,7 +1,6 @@
 package org.jrdma.tools.scripts;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +40,7 @@ public final class IbdatacountsCommand extends ScriptCommand {
     }
 
     @Override
-    int run() {
+    protected int run() {
         List<PortData> checks = new ArrayList<>();
         int status = datacounts(this, prog(), args, checks);
         if (status == 0) {
@@ -118,7 +117,7 @@ public final class IbdatacountsCommand extends ScriptCommand {
                 red(script, flags, "FAILED");
                 return 255;
             }
-            lid = lines(resolved.text()).stream().map(l -> field(l, 3)).collect(Collectors.joining("\n")).stripTrailing();
+            lid = Shell.lines(resolved.text()).stream().map(l -> Shell.field(l, 3)).collect(Collectors.joining("\n")).stripTrailing();
         } else {
             ibaddr.addAll(List.of("-L", address));
             if (script.backticks("ibaddr", ibaddr).text().contains("failed")) {
@@ -129,8 +128,8 @@ public final class IbdatacountsCommand extends ScriptCommand {
             lid = address;
         }
         List<String> smpquery = new ArrayList<>(flags.caInfo);
-        smpquery.addAll(words(List.of("nodedesc", lid)));
-        String nodename = lines(script.backticks("smpquery", smpquery).text()).stream().map(l -> {
+        smpquery.addAll(Shell.words(List.of("nodedesc", lid)));
+        String nodename = Shell.lines(script.backticks("smpquery", smpquery).text()).stream().map(l -> {
             Matcher m = NODE_DESCRIPTION.matcher(l);
             return m.matches() ? m.group(1) : l;
         }).collect(Collectors.joining("\n")).replaceFirst("\n+$", "");
@@ -140,7 +139,7 @@ public final class IbdatacountsCommand extends ScriptCommand {
             script.err().flush();
         }
         List<String> perfquery = new ArrayList<>(flags.caInfo);
-        perfquery.addAll(words(List.of(lid, portnum)));
+        perfquery.addAll(Shell.words(List.of(lid, portnum)));
         ToolOutput counters = script.backticks("perfquery", perfquery);
         Map<String, Long> values = new LinkedHashMap<>();
         int filtered = filter(script, flags, lid, portnum, counters.text(), values);
@@ -165,7 +164,7 @@ public final class IbdatacountsCommand extends ScriptCommand {
      */
     private static int filter(ScriptCommand script, Flags flags, String lid, String portnum, String text, Map<String, Long> values) {
         String error = "";
-        for (String line : lines(text)) {
+        for (String line : Shell.lines(text)) {
             if (line.startsWith("# Port counters")) {
                 script.out().print(line + "\n");
             }
@@ -244,40 +243,18 @@ public final class IbdatacountsCommand extends ScriptCommand {
         return 255;
     }
 
-    /**
-     * The script's {@code red}: the word in bold red, or plain with {@code -N}. The scripts run
-     * {@code echo -e}, which dash (Debian's /bin/sh) prints as {@code -e} before the escapes: the
-     * colour is what they mean, without it.
-     */
     private static void red(ScriptCommand script, Flags flags, String word) {
-        script.out().print(flags.mono ? word + "\n" : "\033[1;031m " + word + " \033[0;39m\n");
+        Shell.red(script.out(), flags.mono, word);
     }
 
-    /** The script's {@code green}: the word in bold green when verbose, plain with {@code -N}. */
     private static void green(ScriptCommand script, Flags flags, String word) {
         if (flags.verbose) {
-            script.out().print(flags.mono ? word + "\n" : "\033[1;032m " + word + " \033[0;39m\n");
+            Shell.green(script.out(), flags.mono, word);
         }
     }
 
     private static int usage(ScriptCommand script, String prog) {
         script.out().print("Usage: " + prog + " [-h] [-b] [-v] [-G] [-N | -nocolor] [-C ca_name] [-P ca_port] [-t(imeout) timeout_ms] <lid|guid> [<port>]\n");
         return 255;
-    }
-
-    /** The lines of a command's output as {@code echo "$(cmd)"} gives them: trailing newlines dropped. */
-    static List<String> lines(String text) {
-        return List.of(text.replaceFirst("\n+$", "").split("\n", -1));
-    }
-
-    /** awk's {@code $n} with its default field splitting, or "" when there are fewer fields. */
-    private static String field(String line, int n) {
-        String[] fields = line.trim().split("[ \t]+");
-        return line.isBlank() || n > fields.length ? "" : fields[n - 1];
-    }
-
-    /** The shell's word splitting of unquoted expansions. */
-    static List<String> words(List<String> expansions) {
-        return expansions.stream().flatMap(e -> Arrays.stream(e.trim().split("\\s+"))).filter(w -> !w.isEmpty()).toList();
     }
 }

@@ -52,7 +52,7 @@ public final class IbfindnodesusingCommand extends ScriptCommand {
     private String port = "";
 
     @Override
-    int run() throws Exception {
+    protected int run() throws Exception {
         Getopts opts = Getopts.parse("hRC:P:", args, err());
         if (!opts.ok() || opts.has('h')) {
             return usage();

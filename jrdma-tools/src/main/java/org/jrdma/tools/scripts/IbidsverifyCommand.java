@@ -67,7 +67,7 @@ public final class IbidsverifyCommand extends ScriptCommand {
     }
 
     @Override
-    int run() throws Exception {
+    protected int run() throws Exception {
         Getopts opts = Getopts.parse("hRC:P:", args, err());
         if (!opts.ok() || opts.has('h')) {
             return usage();

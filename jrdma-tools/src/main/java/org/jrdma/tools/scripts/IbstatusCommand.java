@@ -59,7 +59,7 @@ public final class IbstatusCommand extends ScriptCommand {
     }
 
     @Override
-    int run() {
+    protected int run() {
         Path base = sysfs.resolve("class/infiniband");
         if (!args.isEmpty() && args.getFirst().equals("-h")) {
             String prog = prog();

@@ -64,7 +64,7 @@ public final class IbswportwatchCommand extends ScriptCommand {
     private final Map<String, String> latest = new LinkedHashMap<>();
 
     @Override
-    int run() throws InterruptedException {
+    protected int run() throws InterruptedException {
         Getopts opts = Getopts.parse("hbvp:n:G", args, err());
         if (!opts.ok() || opts.has('h')) {
             return usage();
@@ -80,7 +80,7 @@ public final class IbswportwatchCommand extends ScriptCommand {
         String lid = address;
         if (!guid.isEmpty()) {
             // ibtool's perfquery reads LIDs: the port GUID becomes one as ibaddr -G resolves it
-            ToolOutput resolved = backticks("ibaddr", IbdatacountsCommand.words(List.of("-G -L", address)));
+            ToolOutput resolved = backticks("ibaddr", Shell.words(List.of("-G -L", address)));
             String[] fields = resolved.text().trim().split("\\s+");
             if (resolved.status() != 0 || fields.length < 3) {
                 err().print("perfquery failed : \"" + typed + "\"\n");
@@ -88,7 +88,7 @@ public final class IbswportwatchCommand extends ScriptCommand {
             }
             lid = fields[2];
         }
-        List<String> perfquery = IbdatacountsCommand.words(List.of(lid, port));
+        List<String> perfquery = Shell.words(List.of(lid, port));
 
         for (String counter : COUNTERS) {
             current.put(counter, "0");
@@ -178,7 +178,7 @@ public final class IbswportwatchCommand extends ScriptCommand {
             err().print("perfquery failed : \"" + typed + "\"\n");
             return false;
         }
-        for (String text : IbdatacountsCommand.lines(run.text())) {
+        for (String text : Shell.lines(run.text())) {
             for (String counter : COUNTERS) {
                 Matcher m = Pattern.compile("^" + counter + ":\\.+(\\d+)").matcher(text);
                 if (m.find()) {

@@ -76,7 +76,7 @@ public abstract sealed class NodePrintCommand extends ScriptCommand
     }
 
     @Override
-    final int run() throws Exception {
+    protected final int run() throws Exception {
         Kind kind = kind();
         err().print("*** WARNING ***: this command is deprecated; Please use \"" + kind.lister() + "\"\n\n");
         err().flush();

@@ -9,15 +9,13 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.jrdma.tools.CalledName;
 import org.jrdma.tools.ExitCodes;
-import org.jrdma.tools.Ibtool;
+import org.jrdma.tools.SharedEngines;
 import org.jrdma.tools.SimOptions;
 import org.jrdma.tools.json.JsonError;
 import org.jrdma.tools.json.JsonOption;
 import org.jrdma.tools.json.JsonOutput;
-import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
@@ -27,14 +25,17 @@ import picocli.CommandLine.Unmatched;
  * but ibtool's {@code --sim}/{@code --sim-node} reaches it as typed; where the script runs a diags
  * tool and reads its output ({@code `ibroute -G ...`}) the command runs that ibtool subcommand in this
  * process ({@link #backticks}), attached where it is, its standard error passed through as the
- * script's is. Output, messages and exit statuses are the script's.
+ * script's is. Every tool a run of the script runs shares one MAD engine per port it is attached at
+ * ({@link SharedEngines}), as the commands of an {@code ibtool shell} do, so a script that runs
+ * many tools (at once, for the fabric-wide ibcheck scripts) opens its port once. Output, messages
+ * and exit statuses are the script's.
  *
  * <p>With {@code --json} (which no script reads) the command runs as it would, its text kept from
  * standard output, and then writes its JSON document there instead: the one it handed to
  * {@link #document(Object)}, or, when it handed none (a usage message, a fatal error), the
  * {@link JsonError} document of what it printed, with the same exit status (README, "JSON output").
  */
-abstract class ScriptCommand implements Callable<Integer> {
+public abstract class ScriptCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -47,7 +48,7 @@ abstract class ScriptCommand implements Callable<Integer> {
 
     /** The script's own arguments, in order. */
     @Unmatched
-    List<String> args = new ArrayList<>();
+    protected List<String> args = new ArrayList<>();
 
     /** With {@code --json}: the command's result as its document, once it has one. */
     private volatile Object document;
@@ -58,16 +59,31 @@ abstract class ScriptCommand implements Callable<Integer> {
     /** With {@code --json}: whether the document has been written. */
     private boolean jsonWritten;
 
+    /** The engines the tools of this run share, while it runs. */
+    private SharedEngines engines;
+
     @Override
     public final Integer call() throws Exception {
-        if (!json()) {
-            try {
-                return run();
-            } finally {
-                out().flush();
-                err().flush();
-            }
+        try (SharedEngines shared = new SharedEngines()) {
+            engines = shared;
+            return json() ? callForJson() : callForText();
+        } finally {
+            engines = null;
         }
+    }
+
+    /** Runs the script, its text on standard output. */
+    private int callForText() throws Exception {
+        try {
+            return run();
+        } finally {
+            out().flush();
+            err().flush();
+        }
+    }
+
+    /** Runs the script with its text kept from standard output, and writes its JSON document there. */
+    private int callForJson() throws Exception {
         jsonOut = out();
         StringWriter text = new StringWriter();
         spec.commandLine().setOut(new PrintWriter(text));
@@ -92,12 +108,12 @@ abstract class ScriptCommand implements Callable<Integer> {
     }
 
     /** Whether {@code --json} asked for the command's JSON document rather than the script's text. */
-    final boolean json() {
+    protected final boolean json() {
         return jsonOption != null && jsonOption.requested();
     }
 
     /** With {@code --json}: {@code value} is the command's result, its JSON document (a record of its documented shape). */
-    final void document(Object value) {
+    protected final void document(Object value) {
         document = value;
     }
 
@@ -116,18 +132,20 @@ abstract class ScriptCommand implements Callable<Integer> {
     }
 
     /** Does what the script does and returns its exit status. */
-    abstract int run() throws Exception;
+    protected abstract int run() throws Exception;
 
     /** The script's name as {@code basename $0} gives it: the name it was called by. */
-    final String prog() {
+    protected final String prog() {
         return CalledName.of(spec);
     }
 
-    final PrintWriter out() {
+    /** The script's standard output (with {@code --json}, a buffer the document replaces). */
+    protected final PrintWriter out() {
         return spec.commandLine().getOut();
     }
 
-    final PrintWriter err() {
+    /** The script's standard error. */
+    protected final PrintWriter err() {
         return spec.commandLine().getErr();
     }
 
@@ -137,25 +155,25 @@ abstract class ScriptCommand implements Callable<Integer> {
      * prints on standard error goes to this command's.
      */
     final ToolOutput backticks(String tool, List<String> toolArgs) {
-        return run(tool, toolArgs, err());
+        return tool(tool, toolArgs, err());
     }
 
     /** Runs {@code ibtool tool toolArgs...} as {@link #backticks}, its standard error discarded ({@code 2>/dev/null}). */
     final ToolOutput silently(String tool, List<String> toolArgs) {
-        return run(tool, toolArgs, new PrintWriter(new StringWriter()));
+        return tool(tool, toolArgs, new PrintWriter(new StringWriter()));
     }
 
-    private ToolOutput run(String tool, List<String> toolArgs, PrintWriter toolErr) {
+    /**
+     * Runs {@code ibtool tool toolArgs...} in this process, attached where this command is, its
+     * engine shared with the run's other tools: what it prints on standard output is returned, what
+     * it prints on standard error goes to {@code toolErr}.
+     */
+    protected final ToolOutput tool(String tool, List<String> toolArgs, PrintWriter toolErr) {
         List<String> line = new ArrayList<>(List.of(tool));
         line.addAll(sim.forwarded());
         line.addAll(toolArgs);
-        String[] argv = line.toArray(String[]::new);
         StringWriter text = new StringWriter();
-        CommandLine cl = Ibtool.commandLine(argv);
-        cl.setOut(new PrintWriter(text, true));
-        cl.setErr(toolErr);
-        int status = cl.execute(argv);
-        err().flush();
+        int status = engines.execute(new PrintWriter(text), toolErr, line.toArray(String[]::new));
         return new ToolOutput(status, text.toString());
     }
 

@@ -49,7 +49,7 @@ public final class SetNodedescCommand extends ScriptCommand {
     }
 
     @Override
-    int run() throws IOException {
+    protected int run() throws IOException {
         Path ib = sysfs.resolve("class/infiniband");
         String hostName = hostName();
         out().print("\n*** WARNING ***: this command is deprecated.\n\n");
