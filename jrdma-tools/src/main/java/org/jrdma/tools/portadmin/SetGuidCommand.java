@@ -7,11 +7,10 @@ import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.mad.SmpTarget;
 import org.jrdma.path.IBPath;
 import org.jrdma.tools.CmdError;
+import org.jrdma.tools.EndPortTargetOptions;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PathTarget;
-import org.jrdma.tools.PathTargetOptions;
-import org.jrdma.tools.PythonRdmaOptions;
 import org.jrdma.tools.SaRecordPrinter;
 import org.jrdma.tools.UsageException;
 import picocli.CommandLine.Command;
@@ -27,7 +26,7 @@ import picocli.CommandLine.Parameters;
  * answer, the block as it now stands, is printed as saquery prints a GUIDInfoRecord (python-rdma
  * prints its own dump of the record). OpenSM refuses slot 0 (the port GUID, read-only), a block
  * beyond the port's GUIDCap and an untrusted requester's change as SA errors, which end the
- * command as python-rdma's do: {@code E: ...}, status 100. python-rdma's {@link PythonRdmaOptions}:
+ * command as python-rdma's do: {@code E: ...}, status 100. python-rdma's {@link org.jrdma.tools.PythonRdmaOptions}:
  * the SubnAdmSet goes on {@code --sa-path} with {@code --smkey}, and {@code --int-names} prints the
  * record by its IBA field names ({@code toDottedString}) instead of saquery's.
  *
@@ -43,10 +42,7 @@ public final class SetGuidCommand extends PackageFabricCommand {
     private static final int GUID_BYTES = 8;
 
     @Mixin
-    PathTargetOptions targetKind;
-
-    @Mixin
-    PythonRdmaOptions python;
+    EndPortTargetOptions targetOptions;
 
     @Parameters(index = "0", paramLabel = "TARGET", description = "the end port: LID, GUID, GID, directed route or IBPath(...) specification")
     String target;
@@ -59,8 +55,7 @@ public final class SetGuidCommand extends PackageFabricCommand {
 
     @Override
     protected int execute() {
-        PathTarget.Kind kind = targetKind.kind();
-        PathTarget at = PathTarget.parse(target, kind, 1);
+        PathTarget at = targetOptions.target(target, 1);
         int slotNumber = slotNumber(slot);
         Guid value;
         try {
@@ -76,11 +71,11 @@ public final class SetGuidCommand extends PackageFabricCommand {
             long mask = SaGuidInfoRecord.LID_COMPONENT_MASK | SaGuidInfoRecord.BLOCK_NUM_COMPONENT_MASK
                     | 1L << (FIRST_GUID_COMPONENT + slotNumber % GUIDS_PER_BLOCK);
             SaGuidInfoRecord answer = transactor().subnAdmSet(SaGuidInfoRecord.decode(bytes, 0), mask,
-                    python.saPath(engine().transport().endPort(), () -> IBPath.builder(null).dlid(local.masterSmLid()).build()));
+                    targetOptions.python().saPath(engine().transport().endPort(), () -> IBPath.builder(null).dlid(local.masterSmLid()).build()));
             if (jsonRequested()) {
                 return jsonDocument(answer, ExitCodes.OK);
             }
-            out().print(python.intNames() ? answer.toDottedString() : SaRecordPrinter.guidInfo(answer.toBytes()));
+            out().print(targetOptions.python().intNames() ? answer.toDottedString() : SaRecordPrinter.guidInfo(answer.toBytes()));
             return ExitCodes.OK;
         } catch (RdmaException e) {
             throw new CmdError(e);

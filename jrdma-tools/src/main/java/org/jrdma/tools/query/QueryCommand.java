@@ -17,12 +17,11 @@ import org.jrdma.iba.wire.MadAttribute;
 import org.jrdma.mad.SmpTarget;
 import org.jrdma.path.IBPath;
 import org.jrdma.tools.CmdError;
+import org.jrdma.tools.EndPortTargetOptions;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.HelpFooter;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PathTarget;
-import org.jrdma.tools.PathTargetOptions;
-import org.jrdma.tools.PythonRdmaOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -46,7 +45,7 @@ import picocli.CommandLine.Parameters;
  * <p>The answer is printed as jrdma's generic dump ({@link IbaStruct#toDottedString()}: the IBA
  * name, then one {@code name.....value} line per field), each record of a GetTable after
  * {@code Reply structure #N}; python-rdma's printer uses libibmad's field names instead. Failures
- * are python-rdma's ({@code E: ...}, status 100). python-rdma's {@link PythonRdmaOptions}: the SA
+ * are python-rdma's ({@code E: ...}, status 100). python-rdma's {@link org.jrdma.tools.PythonRdmaOptions}: the SA
  * methods go on {@code --sa-path} with {@code --smkey}; {@code --int-names} changes nothing (the
  * fields are printed by their IBA names already). {@code --json}: {@code {method, attribute,
  * records: [...]}}, each record an object of its fields.
@@ -73,10 +72,7 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
     List<String> fields = new ArrayList<>();
 
     @Mixin
-    PathTargetOptions targetKind;
-
-    @Mixin
-    PythonRdmaOptions python;
+    EndPortTargetOptions targetOptions;
 
     @Parameters(index = "0", paramLabel = "METHOD", description = "SubnGet, PerformanceGet, SubnAdmGet, SubnAdmGetTable, BMGet, CommMgtGet or DevMgtGet")
     String method;
@@ -106,7 +102,7 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
             }
             Request request = request(m);
             PathTarget at = target == null || target.isEmpty() ? null
-                    : PathTarget.parse(target, targetKind.kind(), 3);
+                    : targetOptions.target(target, 3);
             List<IbaStruct> answer = send(attribute(request.attribute()), request.componentMask(), at);
             if (jsonRequested()) {
                 return jsonDocument(new Json(method, request.attribute().ibaName(), answer), ExitCodes.OK);
@@ -203,7 +199,7 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
 
     /** The SA MADs' path: {@code --sa-path}'s, else to the target's LID or the local port's SM LID; with {@code --smkey}'s SM_Key. */
     private IBPath saPath(PathTarget at) {
-        return python.saPath(engine().transport().endPort(),
+        return targetOptions.python().saPath(engine().transport().endPort(),
                 () -> IBPath.builder(null).dlid(at != null ? at.lid(smp(), gmp()) : localPortInfo().masterSmLid()).build());
     }
 
