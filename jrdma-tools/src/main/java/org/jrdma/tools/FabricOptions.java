@@ -107,7 +107,7 @@ public final class FabricOptions {
     }
 
     @Option(names = {"-Y", "--pkey-idx"}, paramLabel = "<idx>", description = "P_Key table index for outgoing SA/GMP MADs (default 0; "
-            + "checked as the C tools check it, jrdma sends at index 0)")
+            + "a simulated fabric (--sim) has no P_Key and ignores it)")
     void pkeyIndex(String text) {
         pkeyIndexText = text;
     }
@@ -175,15 +175,15 @@ public final class FabricOptions {
 
     /**
      * What makes two commands' engines interchangeable ({@link SharedEngines}): the port these
-     * options name and how it is opened (for a kernel port its response timeout), and the bound on
-     * MADs in flight; {@code null} with {@code --trace}, whose tracer belongs to one command.
+     * options name and how it is opened (for a kernel port its response timeout), the bound on
+     * MADs in flight and the P_Key index of the GMPs; {@code null} with {@code --trace}, whose tracer belongs to one command.
      */
     String sharingKey() {
         if (trace) {
             return null;
         }
         String port = sim.requested() ? "sim " + sim.target() : "umad " + ca + " " + this.port + " " + timeoutMillis;
-        return port + " outstanding " + maxOutstanding();
+        return port + " outstanding " + maxOutstanding() + " pkey_index " + pkeyIndex();
     }
 
     /** MADs in flight at once: {@code -o/--outstanding_smps} if given, else {@code --max-outstanding}. */
@@ -208,28 +208,36 @@ public final class FabricOptions {
     }
 
     /**
-     * Checks {@code -Y/--pkey-idx} as the C tools do: an integer (decimal, 0x-hex, 0-octal) in 0..65535.
+     * The P_Key table index of {@code -Y/--pkey-idx} (0 without it), checked as the C tools check
+     * it: an integer (decimal, 0x-hex, 0-octal) in 0..65535.
      *
      * @throws DiagError {@code Invalid P_Key index "<text>".  Requires an integer in the range [0, 65535].}
      */
-    private void checkPkeyIndex() {
+    private int pkeyIndex() {
         if (pkeyIndexText == null) {
-            return;
+            return 0;
         }
         String text = pkeyIndexText.strip();
         boolean valid = !text.isEmpty() && text.equals(pkeyIndexText.stripTrailing()) && text.matches("[+]?(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)");
-        if (!valid || CNumbers.strtoul(text) > 0xffff) {
+        long index = valid ? CNumbers.strtoul(text) : -1;
+        if (index < 0 || index > 0xffff) {
             throw DiagError.exit("Invalid P_Key index \"" + pkeyIndexText + "\".  Requires an integer in the range [0, 65535].");
         }
+        return (int) index;
     }
 
-    /** An engine over the transport these options name, with their bound on MADs in flight. */
+    /**
+     * An engine over the transport these options name, with their bound on MADs in flight, its GMP
+     * requests at {@code -Y}'s P_Key index ({@link MadEngine#gmpPkeyIndex}), as libibmad addresses
+     * them: the umad transport writes the index into the kernel's MAD header; ibsim's has no P_Key.
+     */
     MadEngine openEngine() {
-        checkPkeyIndex();
+        int pkeyIndex = pkeyIndex();
         if (maxOutstanding() < 1) {
             throw new UsageException("--max-outstanding must be at least 1");
         }
         MadEngine engine = new MadEngine(openTransport(), maxOutstanding());
+        engine.gmpPkeyIndex(pkeyIndex);
         if (trace) {
             PrintWriter err = command.commandLine().getErr();
             engine.tracer(MadTracer.dump(text -> {

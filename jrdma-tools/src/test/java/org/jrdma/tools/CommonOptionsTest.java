@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.junit.SimulatedFabric;
 import org.junit.jupiter.api.Test;
@@ -73,6 +74,32 @@ class CommonOptionsTest {
             assertEquals("perfquery: iberror: failed: Invalid P_Key index \"" + bad + "\".  Requires an integer in the range [0, 65535].\n",
                     run.out());
         }
+    }
+
+    /**
+     * {@code -Y}'s index is in the address of every GMP and SA MAD the command sends, as libibmad's
+     * {@code umad_set_pkey} puts it (the trace shows the address the transport is handed), not in
+     * an SMP's; ibsim has no P_Key, so the answers are those of index 0.
+     */
+    @Test
+    void pkeyIndexIsTheIndexOfEveryGmp(Fabric fabric) {
+        IbtoolRun perfquery = IbtoolRun.of("perfquery", "--sim", fabric.socketName(), "--sim-node", HCA, "--trace", "-Y", "3", "3", "1");
+        assertEquals(0, perfquery.exitCode(), perfquery.err());
+        List<String> sent = perfquery.err().lines().filter(l -> l.startsWith("SEND ")).toList();
+        assertTrue(sent.stream().anyMatch(l -> l.startsWith("SEND class 0x04 ")), perfquery.err());
+        for (String line : sent) {
+            boolean smp = line.startsWith("SEND class 0x01 ") || line.startsWith("SEND class 0x81 ");
+            assertEquals(!smp, line.endsWith(" QP 1 P_Key index 3"), line);
+        }
+        IbtoolRun plain = IbtoolRun.of("perfquery", "--sim", fabric.socketName(), "--sim-node", HCA, "3", "1");
+        assertEquals(QueryCommandsTest.maskTraffic(plain.out()), QueryCommandsTest.maskTraffic(perfquery.out()));
+
+        IbtoolRun saquery = IbtoolRun.of("saquery", "--sim", fabric.socketName(), "--sim-node", HCA, "--trace", "--pkey-idx", "0x3", "-s");
+        assertEquals(0, saquery.exitCode(), saquery.err());
+        List<String> sa = saquery.err().lines().filter(l -> l.startsWith("SEND class 0x03 ")).toList();
+        assertTrue(!sa.isEmpty() && sa.stream().allMatch(l -> l.endsWith(" P_Key index 3")), saquery.err());
+        IbtoolRun indexZero = IbtoolRun.of("saquery", "--sim", fabric.socketName(), "--sim-node", HCA, "--trace", "-Y", "0", "-s");
+        assertTrue(indexZero.err().lines().filter(l -> l.startsWith("SEND ")).noneMatch(l -> l.contains("P_Key index")), indexZero.err());
     }
 
     @Test

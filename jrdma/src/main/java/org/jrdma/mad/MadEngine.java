@@ -107,6 +107,8 @@ public final class MadEngine implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Thread receiver;
     private volatile MadTracer tracer = MadTracer.NONE;
+    /** The P_Key index of GMP requests addressed at index 0 ({@link #gmpPkeyIndex(int)}). */
+    private volatile int gmpPkeyIndex;
     private volatile RuntimeException receiverFailure;
 
     /**
@@ -137,6 +139,31 @@ public final class MadEngine implements AutoCloseable {
     /** Sets the tracer told about every MAD sent and received ({@link MadTracer#NONE} for none). */
     public void tracer(MadTracer tracer) {
         this.tracer = tracer == null ? MadTracer.NONE : tracer;
+    }
+
+    /**
+     * Sets the P_Key table index of the GMP requests ({@link #execute}, {@link #submit}) whose
+     * address names index 0, the default P_Key's: the diags' {@code -Y/--pkey-idx}, which libibmad
+     * puts in the address of every request but an SMP's. SMPs, which IBA 13.5.1 sends with the
+     * default P_Key, and responses, which go back at the index their request came in on, keep
+     * their address. 0, the default, changes nothing.
+     *
+     * @param index an index into the local port's P_Key table, 0..0xFFFF
+     */
+    public void gmpPkeyIndex(int index) {
+        if (index < 0 || index > 0xFFFF) {
+            throw new IllegalArgumentException("P_Key index " + index + " outside 0..0xFFFF");
+        }
+        this.gmpPkeyIndex = index;
+    }
+
+    /** {@code to}, for a GMP request addressed at P_Key index 0, at {@link #gmpPkeyIndex(int)}'s index instead. */
+    private MadAddress requestAddress(byte[] request, MadAddress to) {
+        int index = gmpPkeyIndex;
+        if (index == 0 || to.pkeyIndex() != 0 || MadAddress.isSmp(request[1] & 0xFF)) {
+            return to;
+        }
+        return new MadAddress(to.lid(), to.qpn(), to.qkey(), to.sl(), index, to.gid(), to.agentId());
     }
 
     /** One multi-segment request or response being received: who sends it (LID and QP) and the low 32 bits of its TID. */
@@ -211,6 +238,7 @@ public final class MadEngine implements AutoCloseable {
         checkOpen();
         long tid = newTransactionId();
         Bits.u64(request, TID_OFFSET, tid);
+        MadAddress address = requestAddress(request, to);
         try {
             outstanding.acquire();
         } catch (InterruptedException e) {
@@ -221,7 +249,7 @@ public final class MadEngine implements AutoCloseable {
         BlockingQueue<ReceivedMad> inbox = new LinkedBlockingQueue<>(INBOX);
         pending.put((int) tid, inbox);
         try {
-            ReceivedMad reply = exchange(request, to, tid, inbox, timeout, retries);
+            ReceivedMad reply = exchange(request, address, tid, inbox, timeout, retries);
             if (Rmpp.isData(reply) && !transport.reassemblesRmpp(reply.mad()[1] & 0xFF)) {
                 RmppReceiver receiver = new RmppReceiver(this, request, reply, inbox, timeout, retries);
                 ReceivedMad whole = receiver.receive();
@@ -301,7 +329,7 @@ public final class MadEngine implements AutoCloseable {
         checkOpen();
         long tid = newTransactionId();
         Bits.u64(request, TID_OFFSET, tid);
-        AsyncExchange a = new AsyncExchange(request, to, tid, timeout, retries, done);
+        AsyncExchange a = new AsyncExchange(request, requestAddress(request, to), tid, timeout, retries, done);
         if (outstanding.tryAcquire()) {
             start(a);
             return;

@@ -24,7 +24,10 @@ public interface MadTracer {
     default void timeout(byte[] request, MadAddress to, int attempts) {
     }
 
-    /** One line per MAD: direction, class, method, attribute, modifier, TID, status, LID. */
+    /**
+     * One line per MAD: direction, class, method, attribute, modifier, TID, status, LID (for a MAD
+     * sent its QP too, and its P_Key index when not 0).
+     */
     static MadTracer summary(PrintStream out) {
         return summary(out::print);
     }
@@ -55,7 +58,8 @@ public interface MadTracer {
         return new MadTracer() {
             @Override
             public void sent(byte[] mad, MadAddress to) {
-                out.accept("SEND " + MadDump.summary(mad) + " to LID " + to.lid() + " QP " + to.qpn() + "\n"
+                out.accept("SEND " + MadDump.summary(mad) + " to LID " + to.lid() + " QP " + to.qpn()
+                        + (to.pkeyIndex() != 0 ? " P_Key index " + to.pkeyIndex() : "") + "\n"
                         + (decoded ? MadDump.describe(mad, mad.length) : ""));
             }
 

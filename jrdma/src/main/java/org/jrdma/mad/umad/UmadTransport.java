@@ -55,6 +55,12 @@ import org.jrdma.mad.umad.ffi.UmadFile;
  * the sender's Q_Key, so a MAD from a QP other than 0 carries the GSI's well-known Q_Key
  * {@code 0x80010000}, ready to answer it with.
  *
+ * <p>A MAD goes at its address's P_Key index ({@link MadAddress#pkeyIndex()}, the header's
+ * {@code pkey_index}, as libibumad's {@code umad_set_pkey} sets it; the diags' {@code -Y}), in the
+ * header {@code IB_USER_MAD_ENABLE_PKEY} turns on when the device is opened. Under libumad2sim the
+ * header is the legacy one, which has no P_Key index: every MAD goes at index 0 there, as ibsim
+ * has no P_Keys anyway.
+ *
  * <p>Sends to an address with a GID carry a GRH from source GID index 0 with hop limit 255. Any
  * number of threads may send; one thread at a time receives. {@link #close()} unregisters the
  * agents and closes the device.

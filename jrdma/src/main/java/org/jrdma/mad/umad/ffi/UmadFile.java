@@ -74,6 +74,17 @@ public final class UmadFile implements AutoCloseable {
     }
 
     /**
+     * Opens a file that is not a umad device (a FIFO) with the header {@link #enablePkeyIndex()}
+     * turns on, without the ioctl such a file refuses: what {@link #write} writes there can be read
+     * back byte for byte.
+     */
+    static UmadFile openWithPkeyIndex(Path file) {
+        UmadFile opened = open(file);
+        opened.headerSize = HEADER_SIZE;
+        return opened;
+    }
+
+    /**
      * {@code IB_USER_MAD_ENABLE_PKEY}: the header carries the P_Key index. Must come before the
      * first agent is registered.
      */
