@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.jrdma.tools.CalledName;
+import org.jrdma.tools.ForwardedOptions;
 import org.jrdma.tools.SharedEngines;
 import org.jrdma.tools.SimOptions;
 import org.jrdma.tools.json.JsonOutput;
@@ -32,6 +33,10 @@ abstract class CompatCommand implements Callable<Integer> {
     /** {@code --sim}/{@code --sim-node}, handed on to the tools the script runs. */
     @Mixin
     SimOptions sim;
+
+    /** python-rdma's options, handed on to the tools the script runs. */
+    @Mixin
+    ForwardedOptions python;
 
     @Option(names = "--json", description = "the checks' results as a JSON document (README, \"JSON output\")")
     boolean json;
@@ -84,6 +89,7 @@ abstract class CompatCommand implements Callable<Integer> {
     private ToolOutput run(SharedEngines engines, String tool, List<String> toolArgs, PrintWriter toolErr) {
         List<String> line = new ArrayList<>(List.of(tool));
         line.addAll(sim.forwarded());
+        line.addAll(python.words(tool));
         line.addAll(toolArgs);
         StringWriter text = new StringWriter();
         int status = engines.execute(new PrintWriter(text), toolErr, line.toArray(String[]::new));

@@ -45,9 +45,6 @@ public final class SetGuidCommand extends PackageFabricCommand {
     @Mixin
     PathTargetOptions targetKind;
 
-    @Mixin
-    PythonRdmaOptions python;
-
     @Parameters(index = "0", paramLabel = "TARGET", description = "the end port: LID, GUID, GID, directed route or IBPath(...) specification")
     String target;
 
@@ -76,11 +73,11 @@ public final class SetGuidCommand extends PackageFabricCommand {
             long mask = SaGuidInfoRecord.LID_COMPONENT_MASK | SaGuidInfoRecord.BLOCK_NUM_COMPONENT_MASK
                     | 1L << (FIRST_GUID_COMPONENT + slotNumber % GUIDS_PER_BLOCK);
             SaGuidInfoRecord answer = transactor().subnAdmSet(SaGuidInfoRecord.decode(bytes, 0), mask,
-                    python.saPath(engine().transport().endPort(), () -> IBPath.builder(null).dlid(local.masterSmLid()).build()));
+                    python().saPath(engine().transport().endPort(), () -> IBPath.builder(null).dlid(local.masterSmLid()).build()));
             if (jsonRequested()) {
                 return jsonDocument(answer, ExitCodes.OK);
             }
-            out().print(python.intNames() ? answer.toDottedString() : SaRecordPrinter.guidInfo(answer.toBytes()));
+            out().print(python().intNames() ? answer.toDottedString() : SaRecordPrinter.guidInfo(answer.toBytes()));
             return ExitCodes.OK;
         } catch (RdmaException e) {
             throw new CmdError(e);

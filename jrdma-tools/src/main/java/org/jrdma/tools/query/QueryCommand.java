@@ -75,9 +75,6 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
     @Mixin
     PathTargetOptions targetKind;
 
-    @Mixin
-    PythonRdmaOptions python;
-
     @Parameters(index = "0", paramLabel = "METHOD", description = "SubnGet, PerformanceGet, SubnAdmGet, SubnAdmGetTable, BMGet, CommMgtGet or DevMgtGet")
     String method;
 
@@ -203,7 +200,7 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
 
     /** The SA MADs' path: {@code --sa-path}'s, else to the target's LID or the local port's SM LID; with {@code --smkey}'s SM_Key. */
     private IBPath saPath(PathTarget at) {
-        return python.saPath(engine().transport().endPort(),
+        return python().saPath(engine().transport().endPort(),
                 () -> IBPath.builder(null).dlid(at != null ? at.lid(smp(), gmp()) : localPortInfo().masterSmLid()).build());
     }
 

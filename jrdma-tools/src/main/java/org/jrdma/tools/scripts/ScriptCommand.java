@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.jrdma.tools.CalledName;
 import org.jrdma.tools.ExitCodes;
+import org.jrdma.tools.ForwardedOptions;
 import org.jrdma.tools.Ibtool;
 import org.jrdma.tools.SimOptions;
 import org.jrdma.tools.json.JsonError;
@@ -44,6 +45,10 @@ abstract class ScriptCommand implements Callable<Integer> {
 
     @Mixin
     JsonOption jsonOption;
+
+    /** python-rdma's options, handed on to the tools the script runs. */
+    @Mixin
+    ForwardedOptions python;
 
     /** The script's own arguments, in order. */
     @Unmatched
@@ -148,6 +153,7 @@ abstract class ScriptCommand implements Callable<Integer> {
     private ToolOutput run(String tool, List<String> toolArgs, PrintWriter toolErr) {
         List<String> line = new ArrayList<>(List.of(tool));
         line.addAll(sim.forwarded());
+        line.addAll(python.words(tool));
         line.addAll(toolArgs);
         String[] argv = line.toArray(String[]::new);
         StringWriter text = new StringWriter();
