@@ -80,8 +80,9 @@ final class CommonOptions {
 
     /** Adds python-rdma's discovery options, under the names the command leaves free, setting {@code discovery}. */
     private static void addDiscovery(CommandSpec spec, DiscoveryOptions discovery) {
-        add(spec, String.class, "{LID|DR|SA}", "how to discover the subnet: DR by directed-route SMPs (the default), LID each node read "
-                + "by LID-routed SMPs once a directed-route hop found it, SA from the subnet administrator's records",
+        add(spec, String.class, "{LID|DR|SA}", "how to discover the whole subnet: DR by directed-route SMPs (the default), LID each node "
+                + "read by LID-routed SMPs once a directed-route hop found it, SA from the subnet administrator's records (a scan the "
+                + "C tool's options narrow stays the C tool's)",
                 setter(value -> discovery.mode = (String) value), "--discovery");
         add(spec, java.nio.file.Path.class, "FILE", "read the subnet from FILE (a libibnetdisc cache) if it exists instead of "
                 + "discovering it, else write the discovered subnet there", setter(value -> discovery.cache = (java.nio.file.Path) value),
