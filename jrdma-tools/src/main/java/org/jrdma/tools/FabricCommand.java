@@ -1,8 +1,13 @@
 package org.jrdma.tools;
 
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.jrdma.devices.EndPort;
 import org.jrdma.mad.GmpClient;
 import org.jrdma.mad.MadEngine;
+import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.SmpClient;
+import org.jrdma.subnet.SubnetDiscovery;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -57,6 +62,57 @@ public abstract class FabricCommand extends IbtoolCommand {
     /** A GMP client on {@link #engine()} with the options' timeout and retries. */
     protected final GmpClient gmp() {
         return fabric.gmp(engine());
+    }
+
+    /**
+     * The whole subnet as python-rdma's discovery options ({@link DiscoveryOptions}) say to get it:
+     * read from {@code --cache}'s file, or discovered by {@code --discovery}'s mode, DR (the
+     * default) being {@code byDirectedRoute}, the command's own.
+     *
+     * @param sa whether the command's {@code --sa} asks for the SA (as {@code --sa-path} does)
+     */
+    protected final DiscoveryOptions.Result discover(Supplier<SubnetDiscovery> byDirectedRoute, boolean sa) {
+        return fabric.discovery.subnet(byDirectedRoute, sources(), sa || fabric.python.saPathGiven());
+    }
+
+    /** A cache file's name with python-rdma's templates ({@code $C}, {@code $P}, {@code $A}) replaced ({@link DiscoveryOptions#expand}). */
+    protected final java.nio.file.Path cacheName(java.nio.file.Path file) {
+        return DiscoveryOptions.expand(file, sources());
+    }
+
+    /** The ways to the subnet the discovery options may choose, each opened on first use. */
+    private DiscoveryOptions.Sources sources() {
+        return new DiscoveryOptions.Sources() {
+            @Override
+            public SmpClient smp() {
+                return FabricCommand.this.smp();
+            }
+
+            @Override
+            public MadTransactor sa() {
+                return fabric.saTransactor(engine());
+            }
+
+            @Override
+            public Optional<EndPort> endPort() {
+                return engine().transport().endPort();
+            }
+        };
+    }
+
+    /** {@link #discover(Supplier, boolean)} of the whole subnet by directed-route SMPs unless the options say otherwise. */
+    protected final DiscoveryOptions.Result discover() {
+        return discover(() -> SubnetDiscovery.run(smp()), false);
+    }
+
+    /** The discovery options, for a command that checks them before it sends MADs. */
+    protected final DiscoveryOptions discoveryOptions() {
+        return fabric.discovery;
+    }
+
+    /** python-rdma's {@code --smkey}, {@code --sa-path} and {@code --int-names} as given. */
+    protected final PythonRdmaOptions python() {
+        return fabric.python;
     }
 
     /** Closes the engine, if the command opened it and does not share it with the commands after it. */

@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.jrdma.Rdma;
 import org.jrdma.RdmaException;
@@ -20,6 +21,7 @@ import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.umad.UmadDevice;
 import org.jrdma.mad.umad.UmadPortChoice;
 import org.jrdma.mad.umad.UmadTransport;
+import org.jrdma.path.IBPath;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -65,6 +67,18 @@ public final class FabricOptions {
 
     /** {@code -o/--outstanding_smps}, where the command leaves it free ({@link CommonOptions}), or null. */
     Integer outstandingSmps;
+
+    /**
+     * python-rdma's {@code --smkey}, {@code --sa-path} and {@code --int-names}, where the command
+     * leaves their names free ({@link CommonOptions}).
+     */
+    final PythonRdmaOptions python = new PythonRdmaOptions();
+
+    /**
+     * python-rdma's {@code --discovery}, {@code --cache} and {@code --refresh-cache}, on the commands
+     * that discover the subnet ({@link DiscoversSubnet}), where they leave the names free ({@link CommonOptions}).
+     */
+    final DiscoveryOptions discovery = new DiscoveryOptions();
 
     /** {@code -Y/--pkey-idx} as given, or null. */
     private String pkeyIndexText;
@@ -284,15 +298,37 @@ public final class FabricOptions {
 
     /**
      * A transactor whose SubnGets the subnet administrator answers from its records
-     * ({@link SaTransactor}), with these options' timeout and retries.
+     * ({@link SaTransactor}), with these options' timeout and retries, its SA MADs on
+     * {@code --sa-path} (else to the SM of the local end port) with {@code --smkey}'s SM_Key.
      *
      * @throws UsageException if the engine's transport does not say which end port it is on (the SA path needs it)
      */
     SaTransactor saTransactor(MadEngine engine) {
         MadTransport transport = engine.transport();
-        return new SaTransactor(new MadTransactor(engine, transport.endPort().orElseThrow(() -> new UsageException(
+        MadTransactor transactor = new MadTransactor(engine, transport.endPort().orElseThrow(() -> new UsageException(
                 "--sa needs the end port the MADs leave from, which " + transport.describe() + " does not say")))
-                .withTimeouts(timeout(), retries()));
+                .withTimeouts(timeout(), retries());
+        return new SaTransactor(transactor.withSaPath(python.saPath(transactor.endPort(), transactor::saPath)));
+    }
+
+    /**
+     * The path of an SA MAD (a PathRecord that resolves a GUID, saquery's queries):
+     * {@code --sa-path}'s, else to {@code saLid} (the SM LID the C tools use), with {@code smKey} as
+     * its SM_Key.
+     */
+    IBPath saPath(MadEngine engine, IntSupplier saLid, long smKey) {
+        return python.saPath(engine.transport().endPort(), () -> IBPath.builder(null).dlid(saLid.getAsInt()).build()).toBuilder()
+                .smKey(smKey).build();
+    }
+
+    /** {@link #saPath(MadEngine, IntSupplier, long)} with {@code --smkey}'s SM_Key. */
+    IBPath saPath(MadEngine engine, IntSupplier saLid) {
+        return saPath(engine, saLid, python.smKey());
+    }
+
+    /** A transactor for SA and other GMP requests on explicit paths, with these options' timeout and retries. */
+    MadTransactor transactor(MadEngine engine) {
+        return new MadTransactor(engine, null).withTimeouts(timeout(), retries());
     }
 
     /** An SMP client whose SubnGets the SA answers ({@link #saTransactor}), with these options' M_Key. */
@@ -304,11 +340,20 @@ public final class FabricOptions {
     static final class MKeyConverter implements CommandLine.ITypeConverter<Long> {
         @Override
         public Long convert(String text) {
+            return key(text, "M_Key");
+        }
+
+        /**
+         * Reads a 64-bit key ({@code what}: M_Key, SM_Key), decimal or 0x-hex.
+         *
+         * @throws CommandLine.TypeConversionException if it is not such a number (a usage error)
+         */
+        static long key(String text, String what) {
             boolean hex = text.startsWith("0x") || text.startsWith("0X");
             try {
                 return Long.parseUnsignedLong(hex ? text.substring(2) : text, hex ? 16 : 10);
             } catch (NumberFormatException e) {
-                throw new CommandLine.TypeConversionException("M_Key \"" + text + "\" is not a 64-bit number (decimal, or 0x-hex)");
+                throw new CommandLine.TypeConversionException(what + " \"" + text + "\" is not a 64-bit number (decimal, or 0x-hex)");
             }
         }
     }

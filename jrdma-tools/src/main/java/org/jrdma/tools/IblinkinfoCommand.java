@@ -59,7 +59,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "iblinkinfo", mixinStandardHelpOptions = true,
         description = "Print the links of every switch and channel adapter port of the fabric.")
-final class IblinkinfoCommand extends FabricCommand {
+final class IblinkinfoCommand extends FabricCommand implements DiscoversSubnet {
     /** PortInfo CapabilityMask bit 14: extended link speeds supported. */
     private static final long CAP_HAS_EXT_SPEEDS = 1L << 14;
 
@@ -116,7 +116,7 @@ final class IblinkinfoCommand extends FabricCommand {
         SmpTarget.DirectedRoute route = directRoute == null ? null : (SmpTarget.DirectedRoute) Destination.parse(directRoute, true).target();
         PrintWriter out = out();
         map = names.map();
-        SubnetDiscovery discovery = discover(smp(), route, wanted);
+        DiscoveryOptions.Result discovery = scan(smp(), route, wanted);
         progressDone();
         Subnet subnet = discovery.subnet();
         List<Node> printed = new ArrayList<>();
@@ -144,9 +144,9 @@ final class IblinkinfoCommand extends FabricCommand {
     /**
      * The C tool's scan: around the node at {@code route}, else around the node with port
      * {@code wanted}, {@code -n} hops (1 by default); else {@code -n} hops around the local node,
-     * or the whole fabric.
+     * or the whole fabric (as the discovery options say: {@link #discover}).
      */
-    private SubnetDiscovery discover(SmpClient smp, SmpTarget.DirectedRoute route, Guid wanted) {
+    private DiscoveryOptions.Result scan(SmpClient smp, SmpTarget.DirectedRoute route, Guid wanted) {
         int limit = (int) Math.min(hops, Integer.MAX_VALUE);
         if (route != null) {
             try {
@@ -154,11 +154,11 @@ final class IblinkinfoCommand extends FabricCommand {
             } catch (RdmaException e) {
                 throw DiagError.stderr("Failed to get local Node Info", 1, e);
             }
-            return SubnetDiscovery.run(smp, new Neighborhood.AtRoute(route, Math.max(limit, 1)));
+            return DiscoveryOptions.Result.of(SubnetDiscovery.run(smp, new Neighborhood.AtRoute(route, Math.max(limit, 1))));
         }
         if (wanted != null) {
             try {
-                return SubnetDiscovery.run(smp, new Neighborhood.AtPort(wanted, Math.max(limit, 1)));
+                return DiscoveryOptions.Result.of(SubnetDiscovery.run(smp, new Neighborhood.AtPort(wanted, Math.max(limit, 1))));
             } catch (IllegalArgumentException e) {
                 // The C tool asks the SA for the GUID first, warns that it failed, scans the whole
                 // fabric, then says it found no such port and exits 0.
@@ -167,7 +167,8 @@ final class IblinkinfoCommand extends FabricCommand {
                         .stderrLine("Failed to find port: " + portGuid);
             }
         }
-        return limit == 0 ? SubnetDiscovery.run(smp) : SubnetDiscovery.run(smp, new Neighborhood.AtRoute(SmpTarget.local(), limit));
+        return limit == 0 ? discover(() -> SubnetDiscovery.run(smp), false)
+                : DiscoveryOptions.Result.of(SubnetDiscovery.run(smp, new Neighborhood.AtRoute(SmpTarget.local(), limit)));
     }
 
     private boolean shown(Node node) {

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
 @Command(name = "ibnetdiscover", mixinStandardHelpOptions = true,
         description = "Discover the InfiniBand subnet by directed-route SMPs (or read it from a libibnetdisc cache) and print it as "
                 + "a topology file (ibnetdiscover format), or its differences from a cached state (--diff).")
-final class IbnetdiscoverCommand extends FabricCommand {
+final class IbnetdiscoverCommand extends FabricCommand implements DiscoversSubnet {
     @Mixin
     SaOption viaSa;
 
@@ -79,9 +79,9 @@ final class IbnetdiscoverCommand extends FabricCommand {
         if (loadCache != null) {
             subnet = load(loadCache, "loading cached fabric failed");
         } else {
-            SubnetDiscovery discovery;
+            DiscoveryOptions.Result discovery;
             try {
-                discovery = viaSa.discover(fabric, engine());
+                discovery = discover(() -> SubnetDiscovery.run(smp()), viaSa.on(fabric));
             } catch (RdmaException e) {
                 throw DiagError.exit("discover failed\n", e);
             }

@@ -57,7 +57,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "ibqueryerrors", mixinStandardHelpOptions = true,
         description = "Report the ports of the fabric whose error counters are beyond their thresholds.")
-final class IbqueryerrorsCommand extends FabricCommand {
+final class IbqueryerrorsCommand extends FabricCommand implements DiscoversSubnet {
     /** PortSelect 0xFF: every port of the node at once. */
     static final int ALL_PORTS = 0xFF;
     /** PerfMgt ClassPortInfo CapabilityMask bits (IBA 16.1.2, table 220 and annex A13). */
@@ -230,17 +230,17 @@ final class IbqueryerrorsCommand extends FabricCommand {
             return report(reported, List.of());
         }
         SmpClient smp = smp();
-        SubnetDiscovery discovery;
+        DiscoveryOptions.Result discovery;
         List<Node> reported;
         if (wanted != null) {
             try {
-                discovery = SubnetDiscovery.run(smp, new Neighborhood.AtPort(wanted, 1));
+                discovery = DiscoveryOptions.Result.of(SubnetDiscovery.run(smp, new Neighborhood.AtPort(wanted, 1)));
                 reported = List.of(discovery.subnet().from());
             } catch (IllegalArgumentException e) {
                 // The C tool's SA query for the GUID fails; it warns, scans the whole fabric and does not find it.
                 err().print(DiagError.ibwarn("ib_path_query_via", "sa call path_query failed") + "\n");
                 err().print(DiagError.ibwarn("main", "Failed to resolve " + portGuid + "; attempting full scan") + "\n");
-                discovery = SubnetDiscovery.run(smp);
+                discovery = DiscoveryOptions.Result.of(SubnetDiscovery.run(smp));
                 err().print("Failed to find node: " + portGuid + "\n");
                 err().flush();
                 reported = List.of();
@@ -252,10 +252,10 @@ final class IbqueryerrorsCommand extends FabricCommand {
                 // The C tool says so and ends without a summary, status 0.
                 throw DiagError.stderr("Failed to query local Node Info", ExitCodes.OK, e);
             }
-            discovery = SubnetDiscovery.run(smp, new Neighborhood.AtRoute(route, 1));
+            discovery = DiscoveryOptions.Result.of(SubnetDiscovery.run(smp, new Neighborhood.AtRoute(route, 1)));
             reported = List.of(discovery.subnet().from());
         } else {
-            discovery = SubnetDiscovery.run(smp);
+            discovery = discover(() -> SubnetDiscovery.run(smp), false);
             reported = discovery.subnet().nodes().reversed();
         }
         return report(reported, discovery.problems());

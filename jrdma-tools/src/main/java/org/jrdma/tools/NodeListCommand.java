@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
  * <p>The exit status is ibnetdiscover's: 3 when part of the fabric did not answer. {@code ibnodes}
  * discovers once where the script runs ibhosts and ibswitches, each discovering.
  */
-abstract class NodeListCommand extends FabricCommand {
+abstract class NodeListCommand extends FabricCommand implements DiscoversSubnet {
     private static final Pattern COMMENT = Pattern.compile("#[ \t]*");
     private static final Pattern PORT_0 = Pattern.compile("port 0.*");
     /** The scripts pass on the diagnostics of ibnetdiscover's output, one awk rule (and one copy) each. */
@@ -148,7 +148,7 @@ abstract class NodeListCommand extends FabricCommand {
                 throw new UsageException("cannot read topology file " + topologyFile + ": " + e);
             }
         } else {
-            SubnetDiscovery discovery = viaSa.discover(fabric, engine());
+            DiscoveryOptions.Result discovery = discover(() -> SubnetDiscovery.run(smp()), viaSa.on(fabric));
             progressDone();
             if (json()) {
                 List<Integer> types = kinds().stream().map(kind -> kind.ordinal() + 1).toList(); // NodeInfo NodeType: 1 CA, 2 switch, 3 router

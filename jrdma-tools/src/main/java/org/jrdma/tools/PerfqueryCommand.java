@@ -176,7 +176,7 @@ final class PerfqueryCommand extends FabricCommand {
         if (json()) {
             jsonCounters.add(new JsonCounters(values.ibaName(), port, values));
         } else {
-            out().print(text);
+            out().print(python().intNames() ? IntNames.text(List.of(values)) : text);
         }
     }
 

@@ -5,7 +5,6 @@ import org.jrdma.iba.Gid;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.diag.PortId;
 import org.jrdma.iba.sa.SaPathRecord;
-import org.jrdma.mad.GmpClient;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import picocli.CommandLine.Option;
@@ -120,7 +119,7 @@ class RouteOrGuidOptions {
     record Address(String text, Destination destination, Guid guid) {
         /**
          * The destination: a GUID is resolved to its LID by a SubnAdmGet(PathRecord) from the
-         * local port to the SA at the local port's SM LID.
+         * local port to the SA at the local port's SM LID (or on {@code --sa-path}, with {@code --smkey}).
          *
          * @param smp    the SMP client, to read the local port
          * @param fabric the timeout and retries of the SA query
@@ -142,11 +141,10 @@ class RouteOrGuidOptions {
             long prefix = local.info().gidPrefix();
             SaPathRecord query = new SaPathRecord().sgid(new Gid(prefix, local.node().portGuid().value()))
                     .dgid(new Gid(prefix != 0 ? prefix : Gid.DEFAULT_PREFIX, guid.value()));
-            GmpClient gmp = fabric.gmp(smp.engine());
             int lid;
             try {
-                lid = gmp.subnAdmGet(query, SaPathRecord.DGID_COMPONENT_MASK | SaPathRecord.SGID_COMPONENT_MASK,
-                        smLid != null ? smLid : local.smLid()).dlid();
+                lid = fabric.transactor(smp.engine()).subnAdmGet(query, SaPathRecord.DGID_COMPONENT_MASK | SaPathRecord.SGID_COMPONENT_MASK,
+                        fabric.saPath(smp.engine(), () -> smLid != null ? smLid : local.smLid())).dlid();
             } catch (RdmaException e) {
                 throw Destination.unresolved(text, e).warn("ib_path_query_via", "sa call path_query failed");
             }

@@ -13,8 +13,9 @@ import org.jrdma.mad.MadTransactor;
 import org.jrdma.path.IBPath;
 
 /**
- * saquery's {@code sa_handle}: the subnet administrator at the SM's LID, asked with SubnAdmGet and
- * SubnAdmGetTable carrying the SM_Key of {@code --smkey}, its failures reported as saquery reports
+ * saquery's {@code sa_handle}: the subnet administrator at the SM's LID (or on python-rdma's
+ * {@code --sa-path}), asked with SubnAdmGet and SubnAdmGetTable carrying the SM_Key of
+ * {@code --smkey}, its failures reported as saquery reports
  * them ({@code ERROR: Query result returned 0x0200, ...} on standard error, status EIO; a query the
  * SA does not answer, as OpenSM ignores a wrong SM_Key: {@code sa_query}'s warning and {@code Query
  * SA failed: Connection timed out}, status ETIMEDOUT).
@@ -35,12 +36,12 @@ final class SaHandle {
     private final IBPath sa;
 
     /**
-     * @param saLid the SM's LID, where the SA answers
-     * @param smKey the SM_Key every query carries (0: untrusted)
+     * @param sa the path to the SA (at the SM's LID unless {@code --sa-path} says otherwise), with
+     *           the SM_Key every query carries (0: untrusted)
      */
-    SaHandle(MadEngine engine, Duration timeout, int retries, int saLid, long smKey) {
+    SaHandle(MadEngine engine, Duration timeout, int retries, IBPath sa) {
         this.transactor = new MadTransactor(engine, null).withTimeouts(timeout, retries);
-        this.sa = IBPath.builder(null).dlid(saLid).smKey(smKey).build();
+        this.sa = sa;
     }
 
     /** SubnAdmGetTable of the records matching {@code template} in the components of {@code componentMask}. */

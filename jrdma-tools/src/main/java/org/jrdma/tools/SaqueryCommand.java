@@ -208,7 +208,7 @@ final class SaqueryCommand extends FabricCommand implements HelpFooter {
         checkArguments(requestedName, requestedLid, requestedGuid);
         long smKey = smKeyText == null ? fabric.configuredSaKey() : CNumbers.strtoul(SaqueryParams.secret(smKeyText, "SM_Key", this::prompt));
         params.readKeys(this::prompt);
-        SaHandle sa = new SaHandle(engine(), fabric.timeout(), fabric.retries(), LocalPort.read(smp()).smLid(), smKey);
+        SaHandle sa = new SaHandle(engine(), fabric.timeout(), fabric.retries(), fabric.saPath(engine(), () -> LocalPort.read(smp()).smLid(), smKey));
         NodeNameMap map = names.map();
         SaqueryLids lids = new SaqueryLids(() -> sa.all(new SaNodeRecord()));
         if (srcName != null && !srcName.isEmpty()) {
@@ -329,7 +329,7 @@ final class SaqueryCommand extends FabricCommand implements HelpFooter {
             case LID_ONLY, UNIQUE_LID_ONLY -> record.lid() + "\n";
             case GUID_ONLY -> String.format("0x%016x\n", record.nodeInfo().portGuid().value());
             case NAME_OF_LID, NAME_OF_GUID -> mapped + "\n";
-            default -> SaQuery.nodeRecord(withName(record, mapped));
+            default -> python().intNames() ? withName(record, mapped).toDottedString() : SaQuery.nodeRecord(withName(record, mapped));
         };
     }
 
@@ -365,7 +365,7 @@ final class SaqueryCommand extends FabricCommand implements HelpFooter {
                     jsonRecords.add(named);
                 }
             } else if (requestedName == null) {
-                out.append(SaRecordPrinter.mcMember(r, nodeName));
+                out.append(python().intNames() ? member.toDottedString() : SaRecordPrinter.mcMember(r, nodeName));
             } else if (CNumbers.strtoul(requestedName) == SaRecordPrinter.u16(r, 36)) {
                 out.append(SaRecordPrinter.mcMemberGid(r, nodeName));
             }
@@ -380,7 +380,7 @@ final class SaqueryCommand extends FabricCommand implements HelpFooter {
             return "";
         }
         StringBuilder out = new StringBuilder();
-        records.forEach(r -> out.append(printer.apply(r)));
+        records.forEach(r -> out.append(python().intNames() && r instanceof IbaStruct struct ? struct.toDottedString() : printer.apply(r)));
         return out.toString();
     }
 

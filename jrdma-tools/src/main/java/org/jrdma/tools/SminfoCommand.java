@@ -1,5 +1,6 @@
 package org.jrdma.tools;
 
+import java.util.List;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.diag.PortId;
@@ -71,6 +72,10 @@ final class SminfoCommand extends FabricCommand {
         if (json()) {
             return json(new Json(d.portId().lid(), info.guid(), info.actCount(), info.priority(), smState,
                     smState < STATES.length ? STATES[smState] : null, info), ExitCodes.OK);
+        }
+        if (python().intNames()) {
+            out().print(IntNames.text(List.of(info)));
+            return ExitCodes.OK;
         }
         out().printf("sminfo: sm lid %d sm guid 0x%x, activity count %d priority %d state %d %s%n", d.portId().lid(),
                 info.guid().value(), info.actCount(), info.priority(), smState, smState < STATES.length ? STATES[smState] : "???");

@@ -70,7 +70,7 @@ final class SmpqueryCommand extends FabricCommand {
         int p = port == null ? 0 : port;
         checkRange(p, 0, 254, "port");
         String operation = op.toLowerCase(Locale.ROOT);
-        if (viaSa.sa && !SA_OPERATIONS.contains(operation)) {
+        if (viaSa.on(fabric) && !SA_OPERATIONS.contains(operation)) {
             throw new UsageException("--sa answers " + String.join(", ", SA_OPERATIONS) + ": the SA gives P_KeyTableRecords only "
                     + "to trusted requesters (IBA 15.4.1) and keeps SL-to-VL and VL arbitration records only for the tables its SM set");
         }
@@ -81,19 +81,19 @@ final class SmpqueryCommand extends FabricCommand {
         Answer answer = switch (operation) {
             case "nodeinfo", "ni" -> {
                 SmpNodeInfo info = smp.get(new SmpNodeInfo(), d.target(), 0, NODE_INFO_FAILED);
-                yield new Answer(SmpQuery.nodeInfo(d.portId(), info), "nodeInfo", info);
+                yield new Answer(SmpQuery.nodeInfo(d.portId(), info), "nodeInfo", info, List.of(info));
             }
             case "nodedesc", "nd" -> {
                 SmpNodeDescription description = nodeDescription(smp, d.target(), map);
-                yield new Answer(SmpQuery.nodeDescription(description), "nodeDescription", description.nodeString());
+                yield new Answer(SmpQuery.nodeDescription(description), "nodeDescription", description.nodeString(), List.of(description));
             }
             case "portinfo", "pi" -> {
                 SmpPortInfo info = smp.get(new SmpPortInfo(), d.target(), p, PORT_INFO_FAILED);
-                yield new Answer(SmpQuery.portInfo(d.portId(), p, info, keys.diagOptions()), "portInfo", info);
+                yield new Answer(SmpQuery.portInfo(d.portId(), p, info, keys.diagOptions()), "portInfo", info, List.of(info));
             }
             case "switchinfo", "si" -> {
                 SmpSwitchInfo info = smp.get(new SmpSwitchInfo(), d.target(), 0, "switch info query failed");
-                yield new Answer(SmpQuery.switchInfo(d.portId(), info), "switchInfo", info);
+                yield new Answer(SmpQuery.switchInfo(d.portId(), info), "switchInfo", info, List.of(info));
             }
             case "pkeys", "pkey" -> pKeys(smp, d.target(), p);
             case "guids", "gi" -> guids(smp, d.target());
@@ -109,15 +109,15 @@ final class SmpqueryCommand extends FabricCommand {
             document.put(answer.key(), answer.value());
             return json(document, ExitCodes.OK);
         }
-        out().print(answer.text());
+        out().print(python().intNames() ? IntNames.text(answer.structs()) : answer.text());
         return ExitCodes.OK;
     }
 
     /**
-     * An operation's answer: smpquery's text, and for {@code --json} the member that carries it
-     * (named after the IBA attribute) and its value.
+     * An operation's answer: smpquery's text, for {@code --json} the member that carries it
+     * (named after the IBA attribute) and its value, and for {@code --int-names} the attributes read.
      */
-    private record Answer(String text, String key, Object value) {
+    private record Answer(String text, String key, Object value, List<? extends IbaStruct> structs) {
     }
 
     /** The NodeDescription, its text replaced by the node name map's name for the node, if it has one. */
@@ -143,7 +143,7 @@ final class SmpqueryCommand extends FabricCommand {
                 pKeys.add(block.pKeyBlock(i));
             }
         }
-        return new Answer(SmpQuery.pKeys(blocks, capacity), "pKeys", pKeys);
+        return new Answer(SmpQuery.pKeys(blocks, capacity), "pKeys", pKeys, blocks);
     }
 
     private static Answer guids(Query smp, SmpTarget target) {
@@ -156,7 +156,7 @@ final class SmpqueryCommand extends FabricCommand {
         for (SmpGuidInfo block : blocks) {
             block.fields().stream().limit(capacity - guids.size()).forEach(f -> guids.add(f.value(block, 0)));
         }
-        return new Answer(SmpQuery.guids(blocks, capacity), "guids", guids);
+        return new Answer(SmpQuery.guids(blocks, capacity), "guids", guids, blocks);
     }
 
     private static Answer slToVl(Query smp, Destination d, int out) {
@@ -170,22 +170,25 @@ final class SmpqueryCommand extends FabricCommand {
         } else {
             rows.add(new SmpQuery.SlToVlRow(0, 0, smp.get(new SmpSlToVlMappingTable(), d.target(), 0, SLVL_FAILED)));
         }
-        return new Answer(SmpQuery.slToVl(d.portId(), rows), "slToVlMappingTables", rows);
+        return new Answer(SmpQuery.slToVl(d.portId(), rows), "slToVlMappingTables", rows,
+                rows.stream().map(SmpQuery.SlToVlRow::table).toList());
     }
 
     private static Answer vlArbitration(Query smp, Destination d, int port) {
         SmpNodeInfo node = port != 0 ? null : smp.get(new SmpNodeInfo(), d.target(), 0, NODE_INFO_FAILED);
         if (node != null && node.nodeType() == 2
                 && smp.get(new SmpSwitchInfo(), d.target(), 0, "switch info query failed").enhancedPort0() == 0) {
-            return new Answer(SmpQuery.noVlArbitration(d.portId()), "vlArbitration", null);
+            return new Answer(SmpQuery.noVlArbitration(d.portId()), "vlArbitration", null, List.of());
         }
         SmpPortInfo info = smp.get(new SmpPortInfo(), d.target(), port, PORT_INFO_FAILED);
         int low = info.vlArbitrationLowCap();
         int high = info.vlArbitrationHighCap();
         List<SmpVlArbitrationTable> lowBlocks = vlArbitrationBlocks(smp, d.target(), port, 1, low);
         List<SmpVlArbitrationTable> highBlocks = vlArbitrationBlocks(smp, d.target(), port, 3, high);
+        List<SmpVlArbitrationTable> blocks = new ArrayList<>(lowBlocks);
+        blocks.addAll(highBlocks);
         return new Answer(SmpQuery.vlArbitration(d.portId(), port, low, high, lowBlocks, highBlocks), "vlArbitration",
-                new VlArbitration(low, high, lowBlocks, highBlocks));
+                new VlArbitration(low, high, lowBlocks, highBlocks), blocks);
     }
 
     /** {@code --json} of vlarb: the capacities (PortInfo VLArbitrationLowCap, HighCap) and the blocks of each table. */

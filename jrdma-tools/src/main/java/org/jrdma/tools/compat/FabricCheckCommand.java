@@ -1,6 +1,7 @@
 package org.jrdma.tools.compat;
 
 import java.util.List;
+import org.jrdma.tools.DiscoversSubnet;
 import picocli.CommandLine.Command;
 
 /**
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
  * {@code --json} the result is {@code {checks: [Check...], nodesChecked, badNodes, portsChecked,
  * badPorts, portsOverThreshold, status}} (the counts the script's summary has).
  */
-public abstract sealed class FabricCheckCommand extends CompatCommand
+public abstract sealed class FabricCheckCommand extends CompatCommand implements DiscoversSubnet
         permits FabricCheckCommand.State, FabricCheckCommand.Width, FabricCheckCommand.Net, FabricCheckCommand.Errors {
     private FabricChecks.Summary summary;
 

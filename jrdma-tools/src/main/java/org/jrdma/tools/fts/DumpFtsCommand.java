@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.NodeType;
@@ -15,18 +16,22 @@ import org.jrdma.iba.smp.SmpMulticastForwardingTable;
 import org.jrdma.mad.MadException;
 import org.jrdma.mad.MadTimeoutException;
 import org.jrdma.mad.SmpClient;
+import org.jrdma.mad.SmpTarget;
 import org.jrdma.subnet.Node;
 import org.jrdma.subnet.Port;
 import org.jrdma.subnet.Subnet;
 import org.jrdma.subnet.SubnetDiscovery;
 import org.jrdma.tools.CNumbers;
 import org.jrdma.tools.DiagError;
+import org.jrdma.tools.DiscoveryOptions;
+import org.jrdma.tools.DiscoversSubnet;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.MulticastTableHeader;
 import org.jrdma.tools.NodeNameMap;
 import org.jrdma.tools.NodeNameMapOption;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.ParallelReads;
+import org.jrdma.tools.portadmin.DirectedRoutes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,7 +59,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "dump_fts", mixinStandardHelpOptions = true,
         description = "Dump the unicast (or, with -M, multicast) forwarding tables of every switch of the subnet.")
-public final class DumpFtsCommand extends PackageFabricCommand {
+public final class DumpFtsCommand extends PackageFabricCommand implements DiscoversSubnet {
     private static final int LIDS_PER_BLOCK = 64;
     private static final int MLIDS_PER_BLOCK = 32;
     private static final int PORTS_PER_MASK = 16;
@@ -81,6 +86,9 @@ public final class DumpFtsCommand extends PackageFabricCommand {
     List<String> lids = List.of();
 
     private NodeNameMap map;
+
+    /** The directed routes to the switches over the discovered links, for those discovery reached another way. */
+    private DirectedRoutes routes;
 
     /**
      * The multicast port masks last read at each port-mask position: the C tool keeps one buffer
@@ -176,13 +184,14 @@ public final class DumpFtsCommand extends PackageFabricCommand {
         int end = lids.size() < 2 ? 0 : (int) CNumbers.strtoul(lids.get(1));
         map = names.map();
         SmpClient smp = smp();
-        SubnetDiscovery discovery;
+        DiscoveryOptions.Result discovery;
         try {
-            discovery = SubnetDiscovery.run(smp);
+            discovery = discover(() -> SubnetDiscovery.run(smp), false);
         } catch (RdmaException e) {
             throw DiagError.stderr("Failed to discover fabric", ExitCodes.FAILED, e);
         }
         Subnet subnet = discovery.subnet();
+        routes = new DirectedRoutes(subnet, subnet.from().isSwitch() ? 0 : subnet.from().info().localPortNum(), Set.of());
         List<Node> switches = subnet.switches().reversed();
         if (multicast) {
             multicastTables(smp, switches, start, end);
@@ -193,9 +202,17 @@ public final class DumpFtsCommand extends PackageFabricCommand {
         return jsonRequested() ? jsonDocument(new Document(multicast ? "multicast" : "unicast", switchTables), status) : status;
     }
 
+    /**
+     * The directed route to a switch: discovery's, or where discovery used none ({@code --discovery
+     * LID|SA}, {@code --cache}) the shortest over the subnet's links, the one a directed-route walk finds.
+     */
+    private SmpTarget.DirectedRoute route(Node sw) {
+        return sw.route() != null ? sw.route() : routes.to(sw);
+    }
+
     /** What dump_fts prints a switch as: its directed route from discovery ({@code DR path slid 0; dlid 0; 0,1,6}). */
-    private static String pathOf(Node sw) {
-        return new PortId(0, 0, 0, PortId.directRoute(sw.route().ports()).path()).toString();
+    private String pathOf(Node sw) {
+        return new PortId(0, 0, 0, PortId.directRoute(route(sw).ports()).path()).toString();
     }
 
     private String header(String kind, Node sw, long start, long end) {
@@ -245,7 +262,7 @@ public final class DumpFtsCommand extends PackageFabricCommand {
             }
         }
         List<ParallelReads.Outcome<SmpLinearForwardingTable>> tables = ParallelReads.of(blocks, smp.engine().maxOutstanding(),
-                b -> smp.get(new SmpLinearForwardingTable(), b.sw().route(), b.modifier()));
+                b -> smp.get(new SmpLinearForwardingTable(), route(b.sw()), b.modifier()));
         Map<Integer, Port> byLid = portsByLid(subnet);
         PrintWriter out = text();
         int at = 0;
@@ -355,8 +372,8 @@ public final class DumpFtsCommand extends PackageFabricCommand {
                 sw.lid(), start, end, unicast, multicastEntries, dumped);
     }
 
-    private static List<Integer> routeOf(Node sw) {
-        return PortId.directRoute(sw.route().ports()).path();
+    private List<Integer> routeOf(Node sw) {
+        return PortId.directRoute(route(sw).ports()).path();
     }
 
     private void multicastTables(SmpClient smp, List<Node> switches, int startLid, int endLid) {
@@ -400,7 +417,7 @@ public final class DumpFtsCommand extends PackageFabricCommand {
             }
         }
         List<ParallelReads.Outcome<SmpMulticastForwardingTable>> masks = ParallelReads.of(blocks, smp.engine().maxOutstanding(),
-                b -> smp.get(new SmpMulticastForwardingTable(), b.sw().route(), b.modifier()));
+                b -> smp.get(new SmpMulticastForwardingTable(), route(b.sw()), b.modifier()));
         int at = 0;
         for (int s = 0; s < switches.size(); s++) {
             Node sw = switches.get(s);

@@ -19,7 +19,7 @@ import org.jrdma.subnet.Subnet;
  * links it is about to change: a route never crosses a link that the command disables, so each
  * SubnSet reaches its port from this side.
  */
-final class DirectedRoutes {
+public final class DirectedRoutes {
     private final Map<Node, SmpTarget.DirectedRoute> routes = new HashMap<>();
 
     /**
@@ -27,7 +27,7 @@ final class DirectedRoutes {
      * only through {@code localPort} (the port SMPs are sent from), and never through a link with
      * an end in {@code excluded}.
      */
-    DirectedRoutes(Subnet subnet, int localPort, Set<Port> excluded) {
+    public DirectedRoutes(Subnet subnet, int localPort, Set<Port> excluded) {
         Node from = subnet.from();
         routes.put(from, new SmpTarget.DirectedRoute(new int[0]));
         Queue<Node> queue = new ArrayDeque<>();
@@ -49,7 +49,7 @@ final class DirectedRoutes {
     }
 
     /** The route to {@code node}, or null when the remaining links do not reach it. */
-    SmpTarget.DirectedRoute to(Node node) {
+    public SmpTarget.DirectedRoute to(Node node) {
         return routes.get(node);
     }
 

@@ -14,7 +14,6 @@ import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PythonRdmaOptions;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /**
  * {@code ibtool init_all_ports}: python-rdma's command that drops every link of the subnet back to
@@ -26,14 +25,12 @@ import picocli.CommandLine.Mixin;
  * the reason) and the others are still set; python-rdma notes it may need running more than once.
  *
  * <p>{@code --json} writes {@link Json}: every port a Set was sent to, in the order sent.
+ * python-rdma's {@link PythonRdmaOptions} are taken as it takes them, without effect: the command
+ * sends no SA MAD and prints no field.
  */
 @Command(name = "init_all_ports", mixinStandardHelpOptions = true,
         description = "Set the port state of every link of the subnet to INIT (python-rdma), blocking non-management traffic.")
 public final class InitAllPortsCommand extends PackageFabricCommand {
-    /** python-rdma's --smkey, --sa-path and --int-names, taken as it takes them: the command sends no SA MAD and prints no field. */
-    @Mixin
-    PythonRdmaOptions python;
-
     private static final int PORT_STATE_DOWN = 1;
     private static final int PORT_STATE_INIT = 2;
 

@@ -71,11 +71,11 @@ public final class SetGuidCommand extends PackageFabricCommand {
             long mask = SaGuidInfoRecord.LID_COMPONENT_MASK | SaGuidInfoRecord.BLOCK_NUM_COMPONENT_MASK
                     | 1L << (FIRST_GUID_COMPONENT + slotNumber % GUIDS_PER_BLOCK);
             SaGuidInfoRecord answer = transactor().subnAdmSet(SaGuidInfoRecord.decode(bytes, 0), mask,
-                    targetOptions.python().saPath(engine().transport().endPort(), () -> IBPath.builder(null).dlid(local.masterSmLid()).build()));
+                    python().saPath(engine().transport().endPort(), () -> IBPath.builder(null).dlid(local.masterSmLid()).build()));
             if (jsonRequested()) {
                 return jsonDocument(answer, ExitCodes.OK);
             }
-            out().print(targetOptions.python().intNames() ? answer.toDottedString() : SaRecordPrinter.guidInfo(answer.toBytes()));
+            out().print(python().intNames() ? answer.toDottedString() : SaRecordPrinter.guidInfo(answer.toBytes()));
             return ExitCodes.OK;
         } catch (RdmaException e) {
             throw new CmdError(e);

@@ -7,13 +7,13 @@ import java.util.Set;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.smp.SmpPortInfo;
-import org.jrdma.mad.MadTransactor;
-import org.jrdma.mad.SaTransactor;
 import org.jrdma.mad.SmpTarget;
 import org.jrdma.subnet.Node;
 import org.jrdma.subnet.Port;
 import org.jrdma.subnet.Subnet;
 import org.jrdma.tools.CmdError;
+import org.jrdma.tools.DiscoveryOptions;
+import org.jrdma.tools.DiscoversSubnet;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.PackageFabricCommand;
 import org.jrdma.tools.PathTarget;
@@ -48,7 +48,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "set_port_state", mixinStandardHelpOptions = true,
         description = "Set the port state value for multiple end ports (python-rdma): --disable turns the ports off, --enable "
                 + "turns them back on, over directed routes that avoid the links being changed.")
-public final class SetPortStateCommand extends PackageFabricCommand {
+public final class SetPortStateCommand extends PackageFabricCommand implements DiscoversSubnet {
     private static final int PHYS_POLLING = 2;
     private static final int PHYS_DISABLED = 3;
     private static final int PORT_STATE_INIT = 2;
@@ -64,12 +64,6 @@ public final class SetPortStateCommand extends PackageFabricCommand {
 
     @Mixin
     PathTargetOptions targetKind;
-
-    @Mixin
-    DiscoveryOptions discovery;
-
-    @Mixin
-    PythonRdmaOptions python;
 
     @Parameters(paramLabel = "TARGET@PORT_NUM", arity = "1..*", description = "an end port (LID, GUID, GID, directed route or "
             + "IBPath(...) specification) and the number of its node's port to change")
@@ -116,7 +110,7 @@ public final class SetPortStateCommand extends PackageFabricCommand {
     }
 
     private int change(List<PathTarget> parsed, List<Integer> portNumbers) {
-        Subnet subnet = discovery.subnet(smp(), this::saTransactor, python.saPathGiven());
+        Subnet subnet = discover().subnet();
         List<Port> ports = new ArrayList<>();
         Set<Port> changed = new HashSet<>();
         for (int i = 0; i < parsed.size(); i++) {
@@ -179,13 +173,6 @@ public final class SetPortStateCommand extends PackageFabricCommand {
             throw new CmdError("No DR path exists to " + where);
         }
         throw new CmdError("No DR path exists to " + where + " - try using the peer " + peer.guid() + " port " + peer.number());
-    }
-
-    private MadTransactor saTransactor() {
-        MadTransactor transactor = new MadTransactor(engine(), engine().transport().endPort().orElseThrow(
-                () -> new CmdError("--discovery SA needs the end port the MADs leave from, which " + engine().transport().describe()
-                        + " does not say"))).withTimeouts(madTimeout(), madRetries());
-        return new SaTransactor(transactor.withSaPath(python.saPath(transactor.endPort(), transactor::saPath)));
     }
 
     private static int portNumber(String text) {

@@ -199,7 +199,7 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
 
     /** The SA MADs' path: {@code --sa-path}'s, else to the target's LID or the local port's SM LID; with {@code --smkey}'s SM_Key. */
     private IBPath saPath(PathTarget at) {
-        return targetOptions.python().saPath(engine().transport().endPort(),
+        return python().saPath(engine().transport().endPort(),
                 () -> IBPath.builder(null).dlid(at != null ? at.lid(smp(), gmp()) : localPortInfo().masterSmLid()).build());
     }
 

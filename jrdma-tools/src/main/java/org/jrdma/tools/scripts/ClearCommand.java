@@ -3,6 +3,7 @@ package org.jrdma.tools.scripts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.jrdma.tools.DiscoversSubnet;
 import picocli.CommandLine.Command;
 
 /**
@@ -19,7 +20,7 @@ import picocli.CommandLine.Command;
  *
  * <p>With {@code --json}: {@link Document}, the summary and each reset.
  */
-public abstract sealed class ClearCommand extends ScriptCommand permits ClearCommand.Counters, ClearCommand.Errors {
+public abstract sealed class ClearCommand extends ScriptCommand implements DiscoversSubnet permits ClearCommand.Counters, ClearCommand.Errors {
 
     /**
      * ibclearcounters' and ibclearerrors' JSON document.

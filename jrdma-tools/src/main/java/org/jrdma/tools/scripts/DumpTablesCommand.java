@@ -2,6 +2,7 @@ package org.jrdma.tools.scripts;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.tools.DiscoversSubnet;
 import org.jrdma.tools.json.JsonOutput;
 import picocli.CommandLine.Command;
 
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
  *
  * <p>With {@code --json}: {@link Document}, dump_fts' own document (README, "JSON output") inside.
  */
-public abstract sealed class DumpTablesCommand extends ScriptCommand permits DumpTablesCommand.Lfts, DumpTablesCommand.Mfts {
+public abstract sealed class DumpTablesCommand extends ScriptCommand implements DiscoversSubnet permits DumpTablesCommand.Lfts, DumpTablesCommand.Mfts {
 
     /**
      * dump_lfts' and dump_mfts' JSON document.

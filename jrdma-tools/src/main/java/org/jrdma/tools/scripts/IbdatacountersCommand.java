@@ -2,6 +2,7 @@ package org.jrdma.tools.scripts;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.tools.DiscoversSubnet;
 import picocli.CommandLine.Command;
 
 /**
@@ -17,7 +18,7 @@ import picocli.CommandLine.Command;
  * <p>With {@code --json}: {@link Document}, the summary, each port check and each node that failed.
  */
 @Command(name = "ibdatacounters", description = "Show the data counters of every port of the subnet (deprecated: ibqueryerrors --counters).")
-public final class IbdatacountersCommand extends ScriptCommand {
+public final class IbdatacountersCommand extends ScriptCommand implements DiscoversSubnet {
     /**
      * ibdatacounters' JSON document.
      *

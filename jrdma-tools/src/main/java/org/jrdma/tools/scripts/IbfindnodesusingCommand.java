@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.tools.DiscoversSubnet;
 import picocli.CommandLine.Command;
 
 /**
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "ibfindnodesusing", aliases = "ibfindnodesusing.pl",
         description = "Find a list of nodes which are routed through switch:port.")
-public final class IbfindnodesusingCommand extends ScriptCommand {
+public final class IbfindnodesusingCommand extends ScriptCommand implements DiscoversSubnet {
     private static final Pattern ROUTED_CA = Pattern.compile("\\w+\\s+(\\d+)\\s+:\\s+\\(Channel Adapter.*:\\s+'(.*)'\\)");
     private static final Pattern SWITCH = Pattern.compile("^Switch.*\"S-(.*)\"\\s+# (.*) port.*");
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.tools.DiscoversSubnet;
 import picocli.CommandLine.Command;
 
 /**
@@ -19,7 +20,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "ibidsverify", aliases = "ibidsverify.pl",
         description = "Validate LIDs and GUIDs (check for zero and duplicates) in the local subnet.")
-public final class IbidsverifyCommand extends ScriptCommand {
+public final class IbidsverifyCommand extends ScriptCommand implements DiscoversSubnet {
     private static final Pattern CA_GUID = Pattern.compile("^(?:caguid|rtguid)=(.*)");
     private static final Pattern SWITCH_GUID = Pattern.compile("^switchguid=(.*)");
     private static final Pattern SWITCH_PORT_GUID = Pattern.compile("^switchguid=(.*)\\((.*)\\)");

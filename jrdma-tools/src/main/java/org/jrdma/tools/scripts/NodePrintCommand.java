@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.tools.DiscoversSubnet;
 import picocli.CommandLine.Command;
 
 /**
@@ -24,7 +25,7 @@ import picocli.CommandLine.Command;
  *
  * <p>With {@code --json}: {@link Document}, the nodes matched (or with {@code -l} the nodes listed).
  */
-public abstract sealed class NodePrintCommand extends ScriptCommand
+public abstract sealed class NodePrintCommand extends ScriptCommand implements DiscoversSubnet
         permits NodePrintCommand.Ca, NodePrintCommand.Switch, NodePrintCommand.Router {
     private static final Pattern PORT = Pattern.compile("^\\[(\\d+)\\].*");
 

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.jrdma.tools.CalledName;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.SharedEngines;
+import org.jrdma.tools.ForwardedOptions;
 import org.jrdma.tools.SimOptions;
 import org.jrdma.tools.json.JsonError;
 import org.jrdma.tools.json.JsonOption;
@@ -45,6 +46,10 @@ public abstract class ScriptCommand implements Callable<Integer> {
 
     @Mixin
     JsonOption jsonOption;
+
+    /** python-rdma's options, handed on to the tools the script runs. */
+    @Mixin
+    ForwardedOptions python;
 
     /** The script's own arguments, in order. */
     @Unmatched
@@ -171,6 +176,7 @@ public abstract class ScriptCommand implements Callable<Integer> {
     protected final ToolOutput tool(String tool, List<String> toolArgs, PrintWriter toolErr) {
         List<String> line = new ArrayList<>(List.of(tool));
         line.addAll(sim.forwarded());
+        line.addAll(python.words(tool));
         line.addAll(toolArgs);
         StringWriter text = new StringWriter();
         int status = engines.execute(new PrintWriter(text), toolErr, line.toArray(String[]::new));

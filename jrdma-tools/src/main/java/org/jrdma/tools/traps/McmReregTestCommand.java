@@ -49,7 +49,9 @@ import picocli.CommandLine.Unmatched;
  * 0) the C tool's requests to LID 0 all time out; ibtool counts them so without sending them, and
  * says why after the C tool's lines. ibtool sends each request once the one before
  * it is answered, within {@code -t}/{@code --retries} (the C tool sends them all, then waits 100 ms
- * for each answer), so a port's leave always reaches the SA before its join.
+ * for each answer), so a port's leave always reaches the SA before its join. python-rdma's
+ * {@code --smkey} is the SM_Key of the requests (0 without it, as the C tool's) and {@code --sa-path}
+ * names the SA's LID (a LID path; the DLID of another).
  */
 @Command(name = "mcm_rereg_test",
         description = "Leave and join again the IPoIB broadcast group for each port GUID of a file (default port_guids.list), "
@@ -132,6 +134,10 @@ public final class McmReregTestCommand extends PackageFabricCommand {
             err().print("ERR: Failed to open port\n");
             warn(e.getMessage());
             return ExitCodes.FAILED;
+        }
+        if (python().saPathGiven()) {
+            // python-rdma's --sa-path: the SA requests go to its LID
+            smLid = python().saPath(engine.transport().endPort(), () -> null).dlid();
         }
         List<Guid> guids;
         try {
@@ -219,7 +225,7 @@ public final class McmReregTestCommand extends PackageFabricCommand {
         byte[] request = new byte[SaFormat.SIZE];
         new MadHeader(request, 0).baseVersion(Mad.BASE_VERSION).mgmtClass(Mad.CLASS_SUBN_ADM).classVersion(SA_CLASS_VERSION)
                 .method(method).attributeId(SaMcMemberRecord.ATTRIBUTE_ID);
-        new SaFormat(request, 0).componentMask(COMPONENT_MASK);
+        new SaFormat(request, 0).componentMask(COMPONENT_MASK).smKey(python().smKey());
         new SaMcMemberRecord().mgid(IPOIB_BROADCAST).portGid(portGid).joinState(FULL_MEMBER).pack(request, SA_DATA_OFFSET);
         try {
             ReceivedMad reply = engine.execute(request, sa, madTimeout(), madRetries());
