@@ -214,7 +214,7 @@ public final class IbvQpEx {
      *
      * <p>On a confined queue pair the four calls take the {@code ibv_qp_ex} by address, after one
      * check that this thread owns it and it is open: only this thread could close it, and it
-     * runs no Java code between the calls, so the structure outlives them without each call
+     * does nothing between the calls that could, so the structure outlives them without each call
      * keeping the arena open (a session acquire and release, and the segment's checks, four
      * times). A shared queue pair goes as a segment to every call, as everywhere else.
      *
