@@ -30,6 +30,10 @@ public final class IbvCqEx {
     /** {@code start_poll(cq, attr)}, the attributes by address (see {@link #startPoll}). */
     private static final MethodHandle START_POLL = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle INT_OF_CQ = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    /** {@link #START_POLL}, {@link #INT_OF_CQ} and {@link #VOID_OF_CQ} with the queue by address (see {@link #startPoll}). */
+    private static final MethodHandle START_POLL_AT = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle INT_AT = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+    private static final MethodHandle VOID_AT = Ibv.pointer(FunctionDescriptor.ofVoid(JAVA_LONG));
     private static final MethodHandle VOID_OF_CQ = Ibv.pointer(FunctionDescriptor.ofVoid(ADDRESS));
     private static final MethodHandle BYTE_OF_CQ = Ibv.pointer(FunctionDescriptor.of(JAVA_BYTE, ADDRESS));
     private static final MethodHandle SHORT_OF_CQ = Ibv.pointer(FunctionDescriptor.of(JAVA_SHORT, ADDRESS));
@@ -50,6 +54,8 @@ public final class IbvCqEx {
     private final IbvCq cq;
     /** The {@code ibv_cq_ex}, in the arena of {@link #cq}. */
     private final MemorySegment cqEx;
+    /** The thread {@link #cq} is confined to, or null when it is shared. */
+    private final Thread owner;
     /** A zeroed {@code struct ibv_poll_cq_attr}, in the arena of {@link #cq}. */
     private final MemorySegment pollAttr;
     private final MemorySegment startPoll;
@@ -73,6 +79,7 @@ public final class IbvCqEx {
     private IbvCqEx(IbvCq cq) {
         this.cq = cq;
         this.cqEx = cq.ptr.reinterpret(StructsEx.IBV_CQ_EX.byteSize());
+        this.owner = cq.isConfined() ? Thread.currentThread() : null;
         this.pollAttr = cq.arena.allocate(StructsEx.IBV_POLL_CQ_ATTR);
         startPoll = entry("start_poll");
         nextPoll = entry("next_poll");
@@ -134,12 +141,20 @@ public final class IbvCqEx {
      * {@code ibv_start_poll(cq, &attr)}: 0 when a completion is current (readable until
      * {@link #endPoll}), {@code ENOENT} (2) when the queue is empty (the poll is then over), another
      * error number on failure (over as well).
+     *
+     * <p>The attributes go by address: they live in the queue's arena. A confined queue goes by
+     * address too, after one check that this thread owns it and it is open (only this thread
+     * could close it, and no Java code runs during the call); a shared one goes as a segment,
+     * which keeps its arena open for the call. So is it in {@link #nextPoll} and {@link #endPoll}.
+     *
+     * @throws IllegalStateException if the queue is closed
+     * @throws WrongThreadException  if it is confined to another thread
      */
     public int startPoll() {
         try {
-            // the attributes go by address: they live in the queue's arena, which the call keeps
-            // open through its queue argument, so as a segment they would only add a session
-            // acquire and release to every poll of an empty queue
+            if (owner != null) {
+                return (int) START_POLL_AT.invokeExact(startPoll, ownedAddress(), pollAttr.address());
+            }
             return (int) START_POLL.invokeExact(startPoll, cqEx, pollAttr.address());
         } catch (Throwable t) {
             throw Errors.rethrow(t);
@@ -149,6 +164,9 @@ public final class IbvCqEx {
     /** {@code ibv_next_poll}: 0 when the next completion is current, {@code ENOENT} when there is none. */
     public int nextPoll() {
         try {
+            if (owner != null) {
+                return (int) INT_AT.invokeExact(nextPoll, ownedAddress());
+            }
             return (int) INT_OF_CQ.invokeExact(nextPoll, cqEx);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
@@ -158,10 +176,25 @@ public final class IbvCqEx {
     /** {@code ibv_end_poll}: ends a poll that {@link #startPoll} began with 0. */
     public void endPoll() {
         try {
+            if (owner != null) {
+                VOID_AT.invokeExact(endPoll, ownedAddress());
+                return;
+            }
             VOID_OF_CQ.invokeExact(endPoll, cqEx);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
+    }
+
+    /** The address of the confined {@link #cqEx}, once this thread is shown to own it and it is open. */
+    private long ownedAddress() {
+        if (Thread.currentThread() != owner) {
+            throw new WrongThreadException("completion queue confined to " + owner);
+        }
+        if (!cqEx.scope().isAlive()) {
+            throw new IllegalStateException("Already closed");
+        }
+        return cqEx.address();
     }
 
     /** {@code cq->wr_id} of the current completion. */

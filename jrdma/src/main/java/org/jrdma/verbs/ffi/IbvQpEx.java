@@ -47,6 +47,11 @@ public final class IbvQpEx {
     private static final MethodHandle VOID_QP_LA = Ibv.pointer(FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS));
     private static final MethodHandle VOID_QP_LSS = Ibv.pointer(
             FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, JAVA_SHORT, JAVA_SHORT));
+    /** {@link #VOID_QP}, {@link #VOID_QP_ILI} and {@link #INT_QP} with the {@code ibv_qp_ex} by address, for {@link #postSend}. */
+    private static final MethodHandle VOID_AT = Ibv.pointer(FunctionDescriptor.ofVoid(JAVA_LONG));
+    private static final MethodHandle VOID_AT_ILI = Ibv.pointer(
+            FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle INT_AT = Ibv.pointer(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
 
     private static final VarHandle INIT_SEND_CQ = Structs.handle(StructsEx.IBV_QP_INIT_ATTR_EX, "send_cq");
     private static final VarHandle INIT_RECV_CQ = Structs.handle(StructsEx.IBV_QP_INIT_ATTR_EX, "recv_cq");
@@ -81,6 +86,8 @@ public final class IbvQpEx {
     private final IbvQp qp;
     /** The {@code ibv_qp_ex}, in the arena of {@link #qp}. */
     private final MemorySegment qpEx;
+    /** The thread {@link #qp} is confined to, or null when it is shared. */
+    private final Thread owner;
     /** A {@code struct ibv_mw_bind_info} for {@link #bindMw}, in the arena of {@link #qp}. */
     private final MemorySegment bindInfo;
     private final MemorySegment wrAtomicCmpSwp;
@@ -108,6 +115,7 @@ public final class IbvQpEx {
         this.qp = qp;
         this.qpEx = MemorySegment.ofAddress(qpExAddress.address())
                 .reinterpret(StructsEx.IBV_QP_EX.byteSize(), qp.arena, null);
+        this.owner = qp.isConfined() ? Thread.currentThread() : null;
         this.bindInfo = qp.arena.allocate(StructsEx.IBV_MW_BIND_INFO);
         wrAtomicCmpSwp = entry("wr_atomic_cmp_swp");
         wrAtomicFetchAdd = entry("wr_atomic_fetch_add");
@@ -201,9 +209,17 @@ public final class IbvQpEx {
     /**
      * A batch of one send of one scatter/gather element: {@code ibv_wr_start}, {@code qpx->wr_id}
      * and {@code qpx->wr_flags}, {@code ibv_wr_send}, {@code ibv_wr_set_sge},
-     * {@code ibv_wr_complete}, as C builds it; the four downcalls are made from this one method,
-     * one call level nearer the caller's loop than through the builder. Returns 0, or the error number of {@code wr_complete} (the
-     * send is then dropped).
+     * {@code ibv_wr_complete}, as C builds it, the four downcalls made from this one method. Returns
+     * 0, or the error number of {@code wr_complete} (the send is then dropped).
+     *
+     * <p>On a confined queue pair the four calls take the {@code ibv_qp_ex} by address, after one
+     * check that this thread owns it and it is open: only this thread could close it, and it
+     * does nothing between the calls that could, so the structure outlives them without each call
+     * keeping the arena open (a session acquire and release, and the segment's checks, four
+     * times). A shared queue pair goes as a segment to every call, as everywhere else.
+     *
+     * @throws IllegalStateException if the queue pair is closed
+     * @throws WrongThreadException  if it is confined to another thread
      */
     public int postSend(long wrId, int flags, int lkey, long addr, int length) {
         // every entry is looked at before wr_start, which takes the send queue's lock
@@ -212,6 +228,15 @@ public final class IbvQpEx {
         MemorySegment setSge = present(wrSetSge, "ibv_wr_set_sge");
         MemorySegment complete = present(wrComplete, "ibv_wr_complete");
         try {
+            if (owner != null) {
+                long at = ownedAddress();
+                VOID_AT.invokeExact(start, at);
+                WR_ID.set(qpEx, 0L, wrId);
+                WR_FLAGS.set(qpEx, 0L, flags);
+                VOID_AT.invokeExact(send, at);
+                VOID_AT_ILI.invokeExact(setSge, at, lkey, addr, length);
+                return (int) INT_AT.invokeExact(complete, at);
+            }
             VOID_QP.invokeExact(start, qpEx);
             WR_ID.set(qpEx, 0L, wrId);
             WR_FLAGS.set(qpEx, 0L, flags);
@@ -221,6 +246,17 @@ public final class IbvQpEx {
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
+    }
+
+    /** The address of the confined {@link #qpEx}, once this thread is shown to own it and it is open. */
+    private long ownedAddress() {
+        if (Thread.currentThread() != owner) {
+            throw new WrongThreadException("queue pair confined to " + owner);
+        }
+        if (!qpEx.scope().isAlive()) {
+            throw new IllegalStateException("Already closed");
+        }
+        return qpEx.address();
     }
 
     /** {@code ibv_wr_abort}: drops the batch. */
