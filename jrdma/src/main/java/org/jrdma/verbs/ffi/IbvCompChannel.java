@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import org.jrdma.ffi.Errors;
+import org.jrdma.ffi.Libc;
 
 /**
  * {@code struct ibv_comp_channel}: a completion event channel ({@code ibv_create_comp_channel},
@@ -26,10 +27,27 @@ public final class IbvCompChannel extends NativeObject {
     private static final VarHandle FD = Structs.handle(Structs.IBV_COMP_CHANNEL, "fd");
 
     private final int fd;
+    /**
+     * Storage made once for {@link #getCqEvent}: a {@code struct pollfd}, the errno of the
+     * calls, and {@code ibv_get_cq_event}'s two out-parameters. In an automatic arena rather than
+     * the object's, so that a close never finds it in use by a waiting thread. Guarded by this
+     * object's lock.
+     */
+    private final MemorySegment pollFd;
+    private final MemorySegment pollState;
+    private final MemorySegment callState;
+    private final MemorySegment eventCq;
+    private final MemorySegment eventContext;
 
     private IbvCompChannel(MemorySegment raw, boolean confined) {
         super(raw, Structs.IBV_COMP_CHANNEL, "completion channel", confined);
         this.fd = (int) FD.get(ptr, 0L);
+        Arena storage = Arena.ofAuto();
+        this.pollFd = Libc.newPollFd(storage);
+        this.pollState = Errors.callState(storage);
+        this.callState = Errors.callState(storage);
+        this.eventCq = storage.allocate(ADDRESS);
+        this.eventContext = storage.allocate(ADDRESS);
     }
 
     /** {@code ibv_create_comp_channel}. */
@@ -54,20 +72,20 @@ public final class IbvCompChannel extends NativeObject {
      *
      * @param timeoutMillis how long to wait; negative waits for ever
      * @return the address of the {@code struct ibv_cq} that has completions, or 0 on time-out
+     * Allocates nothing; callers take turns.
+     *
      * @throws IllegalStateException if this object is closed, also by another thread during the wait
      */
-    public long getCqEvent(int timeoutMillis) {
-        if (!awaitReadable(fd, timeoutMillis)) {
+    public synchronized long getCqEvent(int timeoutMillis) {
+        if (!awaitReadable(fd, timeoutMillis, pollFd, pollState)) {
             return 0;
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = Errors.callState(arena);
-            MemorySegment cq = arena.allocate(ADDRESS);
-            MemorySegment cqContext = arena.allocate(ADDRESS);
-            Errors.notMinusOne("ibv_get_cq_event", (int) GET_CQ_EVENT.invokeExact(state, ptr, cq, cqContext), state);
-            MemorySegment eventCq = cq.get(ADDRESS, 0);
-            ACK_CQ_EVENTS.invokeExact(eventCq, 1);
-            return eventCq.address();
+        try {
+            Errors.notMinusOne("ibv_get_cq_event", (int) GET_CQ_EVENT.invokeExact(callState, ptr, eventCq, eventContext),
+                    callState);
+            MemorySegment cq = eventCq.get(ADDRESS, 0);
+            ACK_CQ_EVENTS.invokeExact(cq, 1);
+            return cq.address();
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
