@@ -122,8 +122,9 @@ public final class EndpointGroup implements AutoCloseable {
         }
         if (cq == null) {
             channel = ctx.compChannel();
-            cq = ctx.cq(maxEndpoints * ENTRIES_PER_ENDPOINT, channel);
-            cq.guardWith(polling);
+            Cq made = ctx.cq(maxEndpoints * ENTRIES_PER_ENDPOINT, channel);
+            made.guardWith(polling);
+            cq = made; // guarded before any thread can poll it
         } else if (cq.context() != ctx) {
             throw new IllegalArgumentException("endpoint on " + ctx.deviceName() + ", group's completion queue on "
                     + cq.context().deviceName());

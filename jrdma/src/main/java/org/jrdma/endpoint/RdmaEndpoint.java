@@ -187,7 +187,7 @@ public final class RdmaEndpoint implements AutoCloseable {
             chain[i] = new SendWr();
             chainSges[i] = new Sge(0, 0, 0);
         }
-        lock.lock();
+        lock();
         try {
             for (int i = 0; i < RECEIVES; i++) {
                 postReceive(i);
@@ -275,7 +275,7 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     private void start(byte[] peerHello) {
         ByteBuffer hello = ByteBuffer.wrap(peerHello).order(ByteOrder.BIG_ENDIAN);
-        lock.lock();
+        lock();
         try {
             credits.start(hello.getInt(), hello.getLong(), hello.getInt());
             creditWrite = qp.prepareSend(new SendWr().opcode(WrOpcode.RDMA_WRITE)
@@ -387,7 +387,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         throwIfEnded();
         boolean backlog;
         while (true) {
-            lock.lock();
+            lock();
             try {
                 int slot = slots.claim();
                 if (slot >= 0) {
@@ -424,7 +424,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         while (true) {
             throwIfEnded();
             if (arrivals.any()) {
-                lock.lock();
+                lock();
                 try {
                     if (arrivals.any()) {
                         int length = arrivals.nextLength();
@@ -519,6 +519,22 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
     }
 
+    /**
+     * Takes {@link #lock} without ever queueing for it: a {@link ReentrantLock} that must wait
+     * allocates a queue node, and the lock's holders (a caller, the thread routing completions)
+     * keep it for a few stores and a downcall, so a contender retries, yielding its CPU to the
+     * holder after a few tries.
+     */
+    private void lock() {
+        for (int tries = 0; !lock.tryLock(); tries++) {
+            if (tries < 16) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+    }
+
     private boolean ready(int what) {
         return what == ARRIVAL ? arrivals.any() : slots.anyFree();
     }
@@ -595,7 +611,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         long kind = wrId & KIND;
         if (kind == RECV_ID) {
             int length = wcs.byteLen(i);
-            lock.lock();
+            lock();
             try {
                 arrivals.arrived((int) (wrId & ~KIND), length);
             } finally {
@@ -608,7 +624,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         } else {
             // a message, a one-sided operation, or a credit write: the sends posted before it are done
             boolean freed;
-            lock.lock();
+            lock();
             try {
                 freed = slots.retire(kind == CREDIT_WRITE_ID ? wrId & ~KIND : (wrId & ~KIND) + 1);
             } finally {
@@ -701,7 +717,7 @@ public final class RdmaEndpoint implements AutoCloseable {
      * which a slot is free. Returns whether it posted any; a failure to post ends the endpoint.
      */
     private boolean post() {
-        lock.lock();
+        lock();
         try {
             return postLocked();
         } finally {
@@ -795,7 +811,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         while (true) {
             CompletableFuture<ByteBuffer> next;
             byte[] data;
-            lock.lock();
+            lock();
             try {
                 if (!arrivals.any() || receives.isEmpty() || (next = receives.poll()) == null) {
                     break;
@@ -844,7 +860,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
         group.wake();
         detached.join();
-        lock.lock();
+        lock();
         try {
             // posting looks at closing under this lock: nothing is posted after this block
             slots.failPosted(new ClosedChannelException());
