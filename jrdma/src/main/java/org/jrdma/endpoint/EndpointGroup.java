@@ -213,15 +213,12 @@ public final class EndpointGroup implements AutoCloseable {
         }
     }
 
-    /** A caller starts polling the completion queue while it waits; returns how many do now, itself included. */
-    int spinStarted() {
-        return spinners.incrementAndGet();
+    /** A caller starts polling the completion queue while it waits. */
+    void spinStarted() {
+        spinners.incrementAndGet();
     }
 
-    /**
-     * Whether more than one caller polls: in {@link PollingMode#BUSY} each then yields its CPU
-     * between polls (in {@link PollingMode#ADAPTIVE} the later ones park, as in {@link PollingMode#EVENT}).
-     */
+    /** Whether more than one caller polls: each then yields its CPU between polls. */
     boolean crowded() {
         return spinners.get() > 1;
     }

@@ -23,8 +23,7 @@ public enum PollingMode {
      * A caller polls the completion queue itself for a bounded time ({@value EndpointGroup#SPIN_MICROS}
      * microseconds without pause, then parked 20 µs between polls up to 20 ms) and then parks as in
      * {@link #EVENT}: one thread per side carries a round trip, as in {@code ib_send_lat}, while
-     * the wait is short. One caller of a group polls at a time: one that finds another polling
-     * parks at once, and the poller (or the group's thread) unparks it. For latency-bound connections.
+     * the wait is short. For latency-bound connections.
      */
     ADAPTIVE,
     /**

@@ -456,8 +456,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         PollingMode mode = group.pollingMode();
         if (mode != PollingMode.EVENT) {
             long start = mode == PollingMode.ADAPTIVE ? System.nanoTime() : 0;
-            // in ADAPTIVE one caller polls for all: a later one, after a poll, parks
-            boolean second = group.spinStarted() > 1 && mode == PollingMode.ADAPTIVE;
+            group.spinStarted();
             boolean parks = false;
             boolean pausing = false;
             try {
@@ -470,10 +469,6 @@ public final class RdmaEndpoint implements AutoCloseable {
                         return;
                     }
                     throwIfEnded();
-                    if (second) {
-                        parks = true;
-                        break;
-                    }
                     if (mode == PollingMode.ADAPTIVE && (pausing || polls % CLOCK_EVERY == 0)) {
                         long waited = System.nanoTime() - start;
                         if (waited > EndpointGroup.POLL_NANOS) {

@@ -2,6 +2,7 @@ package org.jrdma.verbs.ffi;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -22,8 +23,9 @@ public final class IbvCompChannel extends NativeObject {
             FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
     private static final MethodHandle GET_CQ_EVENT = Ibv.function("ibv_get_cq_event",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), true);
+    /** {@code ibv_ack_cq_events}, the CQ by address: the event's CQ is read as a number, making no segment. */
     private static final MethodHandle ACK_CQ_EVENTS = Ibv.function("ibv_ack_cq_events",
-            FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT), false);
+            FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), false);
     private static final VarHandle FD = Structs.handle(Structs.IBV_COMP_CHANNEL, "fd");
 
     private final int fd;
@@ -83,9 +85,9 @@ public final class IbvCompChannel extends NativeObject {
         try {
             Errors.notMinusOne("ibv_get_cq_event", (int) GET_CQ_EVENT.invokeExact(callState, ptr, eventCq, eventContext),
                     callState);
-            MemorySegment cq = eventCq.get(ADDRESS, 0);
+            long cq = eventCq.get(JAVA_LONG, 0);
             ACK_CQ_EVENTS.invokeExact(cq, 1);
-            return cq.address();
+            return cq;
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
