@@ -233,8 +233,10 @@ public final class EndpointPerf {
             long pollersBefore = pollersAllocated();
             long overhead = -THREADS.getCurrentThreadAllocatedBytes() + THREADS.getCurrentThreadAllocatedBytes();
             long before = THREADS.getCurrentThreadAllocatedBytes();
+            // one clock read a round trip, each ending the last (a read is a system call when the
+            // VM's clock source is not the TSC; perftest reads the cycle counter)
+            long last = rtt != null ? System.nanoTime() : 0;
             for (int i = 0; i < count; i++) {
-                long start = System.nanoTime();
                 message.set(ValueLayout.JAVA_INT_UNALIGNED, 0, i);
                 echo.send(message);
                 echo.receive(in);
@@ -242,7 +244,9 @@ public final class EndpointPerf {
                     throw new IllegalStateException("echo " + i + " came back as " + in.get(ValueLayout.JAVA_INT_UNALIGNED, 0));
                 }
                 if (rtt != null) {
-                    rtt[i] = System.nanoTime() - start;
+                    long now = System.nanoTime();
+                    rtt[i] = now - last;
+                    last = now;
                 }
             }
             long caller = Math.max(0, THREADS.getCurrentThreadAllocatedBytes() - before - overhead);

@@ -1,28 +1,43 @@
 package org.jrdma.endpoint;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * Messages received and not yet taken by the application, in order: a ring of receive buffer
  * numbers and lengths, at most {@link RdmaEndpoint#RECEIVES}. A received message keeps its buffer
  * until it is taken, so a slow receiver holds back credits and stops the sender. Filled by
- * whichever thread polls the completion queue; taken by receives. Guarded by this object's lock.
+ * whichever thread polls the completion queue; taken by receives. Guarded by the endpoint's lock,
+ * but for {@link #any()}, which a waiting caller reads without it.
  */
 final class Arrivals {
+    private static final VarHandle COUNT;
+
+    static {
+        try {
+            COUNT = MethodHandles.lookup().findVarHandle(Arrivals.class, "count", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final int[] slots = new int[RdmaEndpoint.RECEIVES];
     private final int[] lengths = new int[RdmaEndpoint.RECEIVES];
     private int head;
-    private volatile int count;
+    /** Written with release semantics, so that readers without the lock see it. */
+    private int count;
 
     /** Adds the message of {@code length} bytes that arrived in receive buffer {@code slot}. */
-    synchronized void arrived(int slot, int length) {
+    void arrived(int slot, int length) {
         int tail = (head + count) % slots.length;
         slots[tail] = slot;
         lengths[tail] = length;
-        count++;
+        COUNT.setRelease(this, count + 1);
     }
 
     /** Whether a message waits (read without the lock). */
     boolean any() {
-        return count > 0;
+        return (int) COUNT.getAcquire(this) > 0;
     }
 
     /** The length of the next message; there must be one. */
@@ -34,7 +49,7 @@ final class Arrivals {
     int take() {
         int slot = slots[head];
         head = (head + 1) % slots.length;
-        count--;
+        COUNT.setRelease(this, count - 1);
         return slot;
     }
 }

@@ -9,7 +9,7 @@ import java.lang.invoke.VarHandle;
  * RDMA-writes the count of receives it has posted into an 8-byte counter of the peer's (announced
  * in the connection's private data), and sends a message only while it has sent fewer than the
  * peer's count. Receives reposted are announced in batches of {@link #BATCH}. Guarded by the
- * endpoint's posting lock, but for {@link #available()}'s read of the counter, which the peer's
+ * endpoint's lock, but for {@link #available()}'s read of the counter, which the peer's
  * RDMA WRITE changes.
  */
 final class Credits {

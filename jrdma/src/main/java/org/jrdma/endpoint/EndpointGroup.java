@@ -6,9 +6,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.ffi.EventFd;
 import org.jrdma.verbs.CompChannel;
 import org.jrdma.verbs.Context;
@@ -67,11 +67,16 @@ public final class EndpointGroup implements AutoCloseable {
      * a scan of the array, allocating nothing.
      */
     private volatile RdmaEndpoint[] attached = new RdmaEndpoint[0];
-    /** Held by the one thread polling the completion queue; others do not wait for it. */
-    private final AtomicBoolean polling = new AtomicBoolean();
+    /**
+     * Held by the one thread polling the completion queue (others do not wait for it), and by
+     * the queue's destruction ({@link Cq#guardWith}): polls pass the queue by address.
+     */
+    private final ReentrantLock polling = new ReentrantLock();
     private final WcBuffer wcs = new WcBuffer(32);
     /** Callers polling the completion queue now, and when one last stopped. */
     private final AtomicInteger spinners = new AtomicInteger();
+    /** Callers parked until a completion's poller unparks them: while there are any, the thread polls too. */
+    private final AtomicInteger parkedCallers = new AtomicInteger();
     private volatile long lastSpin;
     private final EventFd wakeup = new EventFd();
     private final PollFds fds = new PollFds();
@@ -117,7 +122,9 @@ public final class EndpointGroup implements AutoCloseable {
         }
         if (cq == null) {
             channel = ctx.compChannel();
-            cq = ctx.cq(maxEndpoints * ENTRIES_PER_ENDPOINT, channel);
+            Cq made = ctx.cq(maxEndpoints * ENTRIES_PER_ENDPOINT, channel);
+            made.guardWith(polling);
+            cq = made; // guarded before any thread can poll it
         } else if (cq.context() != ctx) {
             throw new IllegalArgumentException("endpoint on " + ctx.deviceName() + ", group's completion queue on "
                     + cq.context().deviceName());
@@ -149,6 +156,23 @@ public final class EndpointGroup implements AutoCloseable {
         return poller.isAlive();
     }
 
+    /**
+     * An endpoint has messages waiting for credits: has the group's thread post them, unless
+     * callers poll the completion queue now ({@link PollingMode#ADAPTIVE}, {@link PollingMode#BUSY}):
+     * they post such messages as they wait, and the thread, lingering, looks every
+     * {@value #LINGER_MILLIS} ms anyway. So a sender short of credits costs no hand-off per message.
+     */
+    void handOver() {
+        if (mode == PollingMode.EVENT || !callersPoll()) {
+            wake();
+        }
+    }
+
+    /** Whether callers poll the completion queue now, or did within {@link #LINGER_NANOS}. */
+    private boolean callersPoll() {
+        return spinners.get() > 0 || System.nanoTime() - lastSpin < LINGER_NANOS;
+    }
+
     /** Has the group's thread look at its endpoints again soon: unparks it, or signals its eventfd while it sleeps. */
     void wake() {
         if (sleeping) {
@@ -164,12 +188,15 @@ public final class EndpointGroup implements AutoCloseable {
      * (closed or failed) drops its flushed work.
      */
     int pollCompletions() {
-        Cq polled = cq;
-        if (polled == null || !polling.compareAndSet(false, true)) {
+        if (!polling.tryLock()) {
             return 0;
         }
         try {
-            int n = polled.poll(wcs);
+            Cq polled = cq;
+            if (polled == null) {
+                return 0;
+            }
+            int n = polled.pollGuarded(wcs);
             RdmaEndpoint[] endpoints = attached;
             for (int i = 0; i < n; i++) {
                 int qpNum = wcs.qpNum(i);
@@ -182,7 +209,7 @@ public final class EndpointGroup implements AutoCloseable {
             }
             return n;
         } finally {
-            polling.set(false);
+            polling.unlock();
         }
     }
 
@@ -194,6 +221,21 @@ public final class EndpointGroup implements AutoCloseable {
     /** Whether more than one caller polls: each then yields its CPU between polls. */
     boolean crowded() {
         return spinners.get() > 1;
+    }
+
+    /**
+     * A caller parks until a poller of the completion queue unparks it ({@code parks}), or is
+     * back ({@code !parks}). The first to park wakes the thread, which may be lingering, leaving
+     * the queue to callers: it polls again while any caller is parked.
+     */
+    void callerParked(boolean parks) {
+        if (parks) {
+            if (parkedCallers.incrementAndGet() == 1 && mode != PollingMode.EVENT) {
+                wake();
+            }
+        } else {
+            parkedCallers.decrementAndGet();
+        }
     }
 
     /**
@@ -221,18 +263,20 @@ public final class EndpointGroup implements AutoCloseable {
     private void serve() {
         int idle = 0;
         while (!closing) {
-            boolean busy = pollCompletions() > 0;
+            // while callers poll, the completion queue is theirs: the thread only posts, delivers
+            // and looks at events, and lingers (no CPU taken from them, no completion event armed)
+            boolean callers = mode != PollingMode.EVENT && parkedCallers.get() == 0 && callersPoll();
+            boolean busy = !callers && pollCompletions() > 0;
             busy |= work();
             if (busy) {
                 idle = 0;
                 continue;
             }
             idle++;
-            if (backlog()) {
-                LockSupport.parkNanos(idle < SHORT_PARKS ? SHORT_PARK_NANOS : LONG_PARK_NANOS);
-            } else if (mode != PollingMode.EVENT
-                    && (spinners.get() > 0 || System.nanoTime() - lastSpin < LINGER_NANOS)) {
+            if (callers) {
                 sleep(false, LINGER_MILLIS);
+            } else if (backlog()) {
+                LockSupport.parkNanos(idle < SHORT_PARKS ? SHORT_PARK_NANOS : LONG_PARK_NANOS);
             } else if (mode == PollingMode.EVENT && idle < SHORT_PARKS) {
                 LockSupport.parkNanos(SHORT_PARK_NANOS);
             } else {
@@ -278,7 +322,8 @@ public final class EndpointGroup implements AutoCloseable {
                     return;
                 }
             }
-            if (closing || backlog() || work()) {
+            // a lingering thread looks again soon anyway: only an armed one must not sleep on work
+            if (closing || armedCq != null && (backlog() || work())) {
                 return;
             }
             int ready = fds.pollIn(armedCq != null ? channel.fd() : -1, wakeup.fd(), millis);
@@ -314,10 +359,18 @@ public final class EndpointGroup implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         synchronized (this) {
-            if (cq != null) {
-                cq.close();
-                channel.close();
+            Cq closed;
+            polling.lock();
+            try {
+                // a caller polling after this finds no queue rather than a closed one
+                closed = cq;
                 cq = null;
+            } finally {
+                polling.unlock();
+            }
+            if (closed != null) {
+                closed.close();
+                channel.close();
             }
         }
         wakeup.close();

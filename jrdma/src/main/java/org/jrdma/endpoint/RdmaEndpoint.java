@@ -13,6 +13,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.ConnParam;
@@ -24,6 +25,8 @@ import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Cq;
 import org.jrdma.verbs.Mr;
 import org.jrdma.verbs.Pd;
+import org.jrdma.verbs.PreparedRecv;
+import org.jrdma.verbs.PreparedSend;
 import org.jrdma.verbs.Qp;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
@@ -71,7 +74,11 @@ import org.jrdma.verbs.WrOpcode;
  *
  * <p>Sends are posted in chains (one {@code ibv_post_send} for what is ready) and signaled only
  * every {@value #SIGNAL_EVERY} messages, when a future waits for them, or when few send slots are
- * left: a signaled completion retires the unsignaled sends before it.
+ * left: a signaled completion retires the unsignaled sends before it. A lone message, every
+ * receive and every credit write go out as a work request prepared once
+ * ({@link org.jrdma.verbs.PreparedWr}), posted under the endpoint's lock, which also guards the
+ * queue pair's destruction ({@link Qp#guardWith}), so the queue pair goes to libibverbs by
+ * address: a post is one downcall with no atomic operation of its own.
  *
  * <p>{@link #close()} disconnects and fails every pending send and receive with
  * {@link ClosedChannelException}; a disconnect by the peer does the same, and a blocking call
@@ -99,6 +106,8 @@ public final class RdmaEndpoint implements AutoCloseable {
     /** What a blocking caller waits for. */
     private static final int ARRIVAL = 0;
     private static final int FREE_SLOT = 1;
+    /** How often a waiting caller of {@link PollingMode#ADAPTIVE} reads the clock: every this many polls. */
+    private static final int CLOCK_EVERY = 64;
 
     private final RdmaCmId id;
     private final EventChannel channel;
@@ -121,16 +130,20 @@ public final class RdmaEndpoint implements AutoCloseable {
     private volatile Thread sendWaiter;
     private volatile Thread receiveWaiter;
     /**
-     * Guards posting to the queue pair and what posting changes: the work requests below (reused,
-     * so that posting makes no garbage), {@link #credits} and the posted side of {@link #slots}.
+     * Guards posting to the queue pair (and its destruction: {@link Qp#guardWith}) and what
+     * posting changes: the work requests below (reused, so that posting makes no garbage),
+     * {@link #credits}, {@link #slots} and {@link #arrivals}. One lock for all, so that a send
+     * or a receive takes it once.
      */
-    private final Object postLock = new Object();
+    private final ReentrantLock lock = new ReentrantLock();
     private final SendWr[] chain = new SendWr[SendSlots.COUNT];
     private final Sge[] chainSges = new Sge[SendSlots.COUNT];
-    private final SendWr creditWr = new SendWr();
-    private final Sge creditSge = new Sge(0, 0, 0);
-    private final RecvWr recvWr = new RecvWr();
-    private final Sge recvSge = new Sge(0, 0, 0);
+    /** Receive buffer {@code i}'s work request, prepared once. */
+    private final PreparedRecv[] preparedRecvs = new PreparedRecv[RECEIVES];
+    /** A message's SEND, prepared once: a chain of one goes out through it. */
+    private final PreparedSend messageSend;
+    /** The credit write (RDMA WRITE into the peer's counter), prepared once the peer's counter is known. */
+    private PreparedSend creditWrite;
     private int sinceSignal;
     private long nextCmCheck;
     /** Completed by the group's thread once it no longer touches this endpoint. */
@@ -158,7 +171,13 @@ public final class RdmaEndpoint implements AutoCloseable {
             this.pd = ctx.pd();
             this.qp = id.createQp(pd, new QpInitAttr(QpType.RC, cq, cq)
                     .cap(new QpCap(SendSlots.COUNT + RECEIVES, RECEIVES, 1, 1, 0)));
+            qp.guardWith(lock);
             this.mr = pd.mr(arena.allocate(POSTED_OFFSET + 8, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
+            for (int i = 0; i < RECEIVES; i++) {
+                preparedRecvs[i] = qp.prepareRecv(new RecvWr().wrId(RECV_ID | i)
+                        .sge(new Sge(mr.addr() + (long) i * MAX_MESSAGE, MAX_MESSAGE, mr.lkey())));
+            }
+            this.messageSend = qp.prepareSend(new SendWr().opcode(WrOpcode.SEND).sge(new Sge(mr.addr(), 0, mr.lkey())));
         } catch (RuntimeException e) {
             group.leave(this);
             throw e;
@@ -168,11 +187,14 @@ public final class RdmaEndpoint implements AutoCloseable {
             chain[i] = new SendWr();
             chainSges[i] = new Sge(0, 0, 0);
         }
-        synchronized (postLock) {
+        lock();
+        try {
             for (int i = 0; i < RECEIVES; i++) {
                 postReceive(i);
                 credits.postedInitially();
             }
+        } finally {
+            lock.unlock();
         }
         group.attach(this);
     }
@@ -253,8 +275,14 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     private void start(byte[] peerHello) {
         ByteBuffer hello = ByteBuffer.wrap(peerHello).order(ByteOrder.BIG_ENDIAN);
-        synchronized (postLock) {
+        lock();
+        try {
             credits.start(hello.getInt(), hello.getLong(), hello.getInt());
+            creditWrite = qp.prepareSend(new SendWr().opcode(WrOpcode.RDMA_WRITE)
+                    .sge(new Sge(mr.addr() + POSTED_OFFSET, 8, mr.lkey())).flags(SendFlags.SIGNALED)
+                    .rdma(credits.peerCounterAddr(), credits.peerCounterRkey()));
+        } finally {
+            lock.unlock();
         }
         started = true;
     }
@@ -357,13 +385,28 @@ public final class RdmaEndpoint implements AutoCloseable {
             throw new IllegalArgumentException("message of " + length + " bytes, more than " + MAX_MESSAGE);
         }
         throwIfEnded();
-        int slot;
-        while ((slot = slots.claim()) < 0) {
+        boolean backlog;
+        while (true) {
+            lock();
+            try {
+                int slot = slots.claim();
+                if (slot >= 0) {
+                    MemorySegment.copy(buffer, 0, mr.memory(), sendOffset(slot), length);
+                    slots.fill(slot, (int) length);
+                    if (started) {
+                        postLocked();
+                    }
+                    backlog = hasBacklog();
+                    break;
+                }
+            } finally {
+                lock.unlock();
+            }
             await(FREE_SLOT);
         }
-        MemorySegment.copy(buffer, 0, mr.memory(), sendOffset(slot), length);
-        slots.fill(slot, (int) length);
-        postOrHandOver();
+        if (backlog) {
+            group.handOver();
+        }
         throwIfEnded();
     }
 
@@ -380,24 +423,22 @@ public final class RdmaEndpoint implements AutoCloseable {
     public int receive(MemorySegment into) throws ClosedChannelException {
         while (true) {
             throwIfEnded();
-            int slot;
-            int length;
-            synchronized (arrivals) {
-                if (arrivals.any()) {
-                    length = arrivals.nextLength();
-                    if (length > into.byteSize()) {
-                        throw new IllegalArgumentException("message of " + length + " bytes, buffer of " + into.byteSize());
+            if (arrivals.any()) {
+                lock();
+                try {
+                    if (arrivals.any()) {
+                        int length = arrivals.nextLength();
+                        if (length > into.byteSize()) {
+                            throw new IllegalArgumentException("message of " + length + " bytes, buffer of " + into.byteSize());
+                        }
+                        int slot = arrivals.take();
+                        MemorySegment.copy(mr.memory(), (long) slot * MAX_MESSAGE, into, 0, length);
+                        repostLocked(slot);
+                        return length;
                     }
-                    slot = arrivals.take();
-                } else {
-                    slot = -1;
-                    length = 0;
+                } finally {
+                    lock.unlock();
                 }
-            }
-            if (slot >= 0) {
-                MemorySegment.copy(mr.memory(), (long) slot * MAX_MESSAGE, into, 0, length);
-                repost(slot);
-                return length;
             }
             await(ARRIVAL);
         }
@@ -408,16 +449,18 @@ public final class RdmaEndpoint implements AutoCloseable {
      * endpoint ended, or a spurious wake-up: in {@link PollingMode#ADAPTIVE} and
      * {@link PollingMode#BUSY} polls the completion queue itself (and posts what waits for
      * credits), in {@code ADAPTIVE} spinning for a while, then parked briefly between polls for a
-     * while longer, then parks until the thread that sees it unparks it.
+     * while longer, then parks until the thread that sees it unparks it. The spin reads the clock
+     * every {@value #CLOCK_EVERY} polls only: under emulation a clock read is dearer than a poll.
      */
     private void await(int what) throws ClosedChannelException {
         PollingMode mode = group.pollingMode();
         if (mode != PollingMode.EVENT) {
-            long start = System.nanoTime();
+            long start = mode == PollingMode.ADAPTIVE ? System.nanoTime() : 0;
             group.spinStarted();
             boolean parks = false;
+            boolean pausing = false;
             try {
-                while (true) {
+                for (int polls = 1;; polls++) {
                     group.pollCompletions();
                     if (hasBacklog()) {
                         post();
@@ -426,11 +469,15 @@ public final class RdmaEndpoint implements AutoCloseable {
                         return;
                     }
                     throwIfEnded();
-                    long waited = mode == PollingMode.ADAPTIVE ? System.nanoTime() - start : 0;
-                    if (waited > EndpointGroup.POLL_NANOS) {
-                        parks = true;
-                        break;
-                    } else if (waited > EndpointGroup.SPIN_NANOS) {
+                    if (mode == PollingMode.ADAPTIVE && (pausing || polls % CLOCK_EVERY == 0)) {
+                        long waited = System.nanoTime() - start;
+                        if (waited > EndpointGroup.POLL_NANOS) {
+                            parks = true;
+                            break;
+                        }
+                        pausing = waited > EndpointGroup.SPIN_NANOS;
+                    }
+                    if (pausing) {
                         LockSupport.parkNanos(EndpointGroup.PARKED_POLL_NANOS);
                     } else if (group.crowded()) {
                         Thread.yield();
@@ -448,6 +495,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         } else {
             sendWaiter = me;
         }
+        group.callerParked(true);
         try {
             if (hasBacklog()) {
                 group.wake();
@@ -457,10 +505,27 @@ public final class RdmaEndpoint implements AutoCloseable {
                 LockSupport.park(this);
             }
         } finally {
+            group.callerParked(false);
             if (what == ARRIVAL) {
                 receiveWaiter = null;
             } else {
                 sendWaiter = null;
+            }
+        }
+    }
+
+    /**
+     * Takes {@link #lock} without ever queueing for it: a {@link ReentrantLock} that must wait
+     * allocates a queue node, and the lock's holders (a caller, the thread routing completions)
+     * keep it for a few stores and a downcall, so a contender retries, yielding its CPU to the
+     * holder after a few tries.
+     */
+    private void lock() {
+        for (int tries = 0; !lock.tryLock(); tries++) {
+            if (tries < 16) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
             }
         }
     }
@@ -491,7 +556,7 @@ public final class RdmaEndpoint implements AutoCloseable {
             post();
         }
         if (hasBacklog()) {
-            group.wake();
+            group.handOver();
         }
     }
 
@@ -540,7 +605,13 @@ public final class RdmaEndpoint implements AutoCloseable {
         long wrId = wcs.wrId(i);
         long kind = wrId & KIND;
         if (kind == RECV_ID) {
-            arrivals.arrived((int) (wrId & ~KIND), wcs.byteLen(i));
+            int length = wcs.byteLen(i);
+            lock();
+            try {
+                arrivals.arrived((int) (wrId & ~KIND), length);
+            } finally {
+                lock.unlock();
+            }
             if (!receives.isEmpty()) {
                 deliver();
             }
@@ -548,8 +619,11 @@ public final class RdmaEndpoint implements AutoCloseable {
         } else {
             // a message, a one-sided operation, or a credit write: the sends posted before it are done
             boolean freed;
-            synchronized (postLock) {
+            lock();
+            try {
                 freed = slots.retire(kind == CREDIT_WRITE_ID ? wrId & ~KIND : (wrId & ~KIND) + 1);
+            } finally {
+                lock.unlock();
             }
             if (freed) {
                 unpark(sendWaiter);
@@ -599,23 +673,23 @@ public final class RdmaEndpoint implements AutoCloseable {
         return (long) (RECEIVES + slot) * MAX_MESSAGE;
     }
 
-    /** Posts receive buffer {@code slot}; the caller holds {@link #postLock}. */
+    /** Posts receive buffer {@code slot}; the caller holds {@link #lock}. */
     private void postReceive(int slot) {
-        recvSge.set(mr.addr() + (long) slot * MAX_MESSAGE, MAX_MESSAGE, mr.lkey());
-        qp.postRecv(recvWr.wrId(RECV_ID | slot).sge(recvSge));
+        preparedRecvs[slot].postGuarded();
     }
 
-    /** Reposts receive buffer {@code slot} once its message is taken, and returns the credits when a batch is due. */
-    private void repost(int slot) {
+    /**
+     * Reposts receive buffer {@code slot} once its message is taken, and returns the credits when
+     * a batch is due; the caller holds {@link #lock}.
+     */
+    private void repostLocked(int slot) {
         try {
-            synchronized (postLock) {
-                if (isDone()) {
-                    return;
-                }
-                postReceive(slot);
-                if (credits.reposted()) {
-                    writeCredits();
-                }
+            if (isDone()) {
+                return;
+            }
+            postReceive(slot);
+            if (credits.reposted()) {
+                writeCredits();
             }
         } catch (RuntimeException e) {
             fail(e);
@@ -628,9 +702,7 @@ public final class RdmaEndpoint implements AutoCloseable {
      */
     private void writeCredits() {
         mr.memory().set(COUNTER, POSTED_OFFSET, credits.receivesPosted());
-        creditSge.set(mr.addr() + POSTED_OFFSET, 8, mr.lkey());
-        qp.postSend(creditWr.wrId(CREDIT_WRITE_ID | slots.nextSeq()).opcode(WrOpcode.RDMA_WRITE).sge(creditSge)
-                .flags(SendFlags.SIGNALED).rdma(credits.peerCounterAddr(), credits.peerCounterRkey()));
+        creditWrite.wrId(CREDIT_WRITE_ID | slots.nextSeq()).postGuarded();
         sinceSignal = 0;
     }
 
@@ -640,10 +712,18 @@ public final class RdmaEndpoint implements AutoCloseable {
      * which a slot is free. Returns whether it posted any; a failure to post ends the endpoint.
      */
     private boolean post() {
+        lock();
         try {
-            synchronized (postLock) {
-                return !isDone() && postChain();
-            }
+            return postLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link #post()} for a caller holding {@link #lock}. */
+    private boolean postLocked() {
+        try {
+            return !isDone() && postChain();
         } catch (RuntimeException e) {
             fail(e);
             return true;
@@ -652,6 +732,7 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     private boolean postChain() {
         int n = 0;
+        boolean messagesOnly = true;
         while (!oneSided.isEmpty()) {
             int slot = slots.claim();
             if (slot < 0) {
@@ -664,6 +745,7 @@ public final class RdmaEndpoint implements AutoCloseable {
             }
             chain[n++].wrId(slots.posted(slot, op.done())).opcode(op.opcode()).sge(op.sge())
                     .flags(SendFlags.SIGNALED).rdma(op.remoteAddr(), op.rkey());
+            messagesOnly = false;
         }
         for (long available = credits.available(); available > 0; available--) {
             int slot;
@@ -703,7 +785,11 @@ public final class RdmaEndpoint implements AutoCloseable {
             }
             wr.next(i < n - 1 ? chain[i + 1] : null);
         }
-        qp.postSend(chain[0]);
+        if (n == 1 && messagesOnly) {
+            messageSend.wrId(chain[0].wrId()).flags(chain[0].flags()).sge(0, chainSges[0]).postGuarded();
+        } else {
+            qp.postSend(chain[0]);
+        }
         return true;
     }
 
@@ -719,17 +805,19 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
         while (true) {
             CompletableFuture<ByteBuffer> next;
-            int slot;
             byte[] data;
-            synchronized (arrivals) {
+            lock();
+            try {
                 if (!arrivals.any() || receives.isEmpty() || (next = receives.poll()) == null) {
                     break;
                 }
                 data = new byte[arrivals.nextLength()];
-                slot = arrivals.take();
+                int slot = arrivals.take();
+                MemorySegment.copy(mr.memory(), ValueLayout.JAVA_BYTE, (long) slot * MAX_MESSAGE, data, 0, data.length);
+                repostLocked(slot);
+            } finally {
+                lock.unlock();
             }
-            MemorySegment.copy(mr.memory(), ValueLayout.JAVA_BYTE, (long) slot * MAX_MESSAGE, data, 0, data.length);
-            repost(slot);
             next.complete(ByteBuffer.wrap(data));
             delivered = true;
         }
@@ -767,9 +855,12 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
         group.wake();
         detached.join();
-        synchronized (postLock) {
+        lock();
+        try {
             // posting looks at closing under this lock: nothing is posted after this block
             slots.failPosted(new ClosedChannelException());
+        } finally {
+            lock.unlock();
         }
         failAll(failure != null ? failure : new ClosedChannelException());
         try {

@@ -11,11 +11,16 @@ import java.lang.foreign.ValueLayout;
  */
 public final class EventFd implements AutoCloseable {
     private final int fd;
-    private final MemorySegment value = Arena.ofAuto().allocate(ValueLayout.JAVA_LONG);
+    /** The counter value written and read, and the call state for errno: made once, so signalling allocates nothing. */
+    private final MemorySegment value;
+    private final MemorySegment state;
 
     /** Makes the descriptor ({@code EFD_NONBLOCK | EFD_CLOEXEC}). */
     public EventFd() {
         this.fd = Libc.eventfd(0, Libc.EFD_NONBLOCK | Libc.EFD_CLOEXEC);
+        Arena arena = Arena.ofAuto();
+        this.value = arena.allocate(ValueLayout.JAVA_LONG);
+        this.state = Errors.callState(arena);
     }
 
     /** The descriptor, readable after {@link #signal()} until {@link #drain()}. */
@@ -23,18 +28,18 @@ public final class EventFd implements AutoCloseable {
         return fd;
     }
 
-    /** Adds one to the counter ({@code write(2)} of 8 bytes): the descriptor becomes readable. */
+    /** Adds one to the counter ({@code write(2)} of 8 bytes): the descriptor becomes readable. Allocates nothing. */
     public void signal() {
         synchronized (value) {
             value.set(ValueLayout.JAVA_LONG, 0, 1);
-            Libc.write(fd, value, 8);
+            Libc.write(fd, value, 8, state);
         }
     }
 
-    /** Reads the counter back to zero ({@code read(2)}), if it was not already. */
+    /** Reads the counter back to zero ({@code read(2)}), if it was not already. Allocates nothing. */
     public void drain() {
         synchronized (value) {
-            Libc.read(fd, value, 8);
+            Libc.read(fd, value, 8, state);
         }
     }
 

@@ -320,14 +320,23 @@ public final class Libc {
      */
     public static long read(int fd, MemorySegment buffer, long length) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment st = Errors.callState(arena);
+            return read(fd, buffer, length, Errors.callState(arena));
+        }
+    }
+
+    /**
+     * {@link #read(int, MemorySegment, long)} with {@code state} ({@link Errors#callState}) for
+     * errno, made once by the caller: allocates nothing.
+     */
+    public static long read(int fd, MemorySegment buffer, long length, MemorySegment state) {
+        try {
             while (true) {
-                long n = (long) DeviceCalls.READ.invokeExact(st, fd, buffer, length);
-                if (n != -1 || Errors.errno(st) == EAGAIN) {
+                long n = (long) DeviceCalls.READ.invokeExact(state, fd, buffer, length);
+                if (n != -1 || Errors.errno(state) == EAGAIN) {
                     return n;
                 }
-                if (Errors.errno(st) != EINTR) {
-                    return Errors.notMinusOne("read", n, st);
+                if (Errors.errno(state) != EINTR) {
+                    return Errors.notMinusOne("read", n, state);
                 }
             }
         } catch (Throwable t) {
@@ -338,11 +347,20 @@ public final class Libc {
     /** {@code write(2)}; returns the bytes written. */
     public static long write(int fd, MemorySegment buffer, long length) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment st = Errors.callState(arena);
+            return write(fd, buffer, length, Errors.callState(arena));
+        }
+    }
+
+    /**
+     * {@link #write(int, MemorySegment, long)} with {@code state} ({@link Errors#callState}) for
+     * errno, made once by the caller: allocates nothing.
+     */
+    public static long write(int fd, MemorySegment buffer, long length, MemorySegment state) {
+        try {
             while (true) {
-                long n = (long) DeviceCalls.WRITE.invokeExact(st, fd, buffer, length);
-                if (n != -1 || Errors.errno(st) != EINTR) {
-                    return Errors.notMinusOne("write", n, st);
+                long n = (long) DeviceCalls.WRITE.invokeExact(state, fd, buffer, length);
+                if (n != -1 || Errors.errno(state) != EINTR) {
+                    return Errors.notMinusOne("write", n, state);
                 }
             }
         } catch (Throwable t) {

@@ -21,6 +21,9 @@ import org.jrdma.verbs.ffi.IbvCompChannel;
 public final class CompChannel extends Resource {
     private final Context context;
     private final IbvCompChannel handle;
+    /** The queue of the last event and its address: a channel serves one queue or few, found again without a lookup. */
+    private Cq lastCq;
+    private long lastCqAddress;
 
     private CompChannel(Context context, IbvCompChannel handle) {
         this.context = context;
@@ -49,7 +52,8 @@ public final class CompChannel extends Resource {
      * Waits up to {@code timeout} for a completion event ({@code ibv_get_cq_event}) and
      * acknowledges it ({@code ibv_ack_cq_events}). The CQ is disarmed by the event: call
      * {@link Cq#reqNotify} again before polling it empty. One waiting thread per channel: a
-     * second may block after the first took the event.
+     * second may block after the first took the event. Allocates nothing once the queue has
+     * signalled before.
      *
      * @return the completion queue that has completions, or null when none signalled in time
      */
@@ -59,9 +63,20 @@ public final class CompChannel extends Resource {
         if (address == 0) {
             return null;
         }
-        Cq cq = context.cqAt(address);
+        Cq cq = cqAt(address);
         if (cq != null) {
             cq.countEvent();
+        }
+        return cq;
+    }
+
+    /** The CQ at {@code address}: the last event's again without a lookup (which would box the address), else the context's. */
+    private synchronized Cq cqAt(long address) {
+        Cq cq = lastCq;
+        if (cq == null || address != lastCqAddress || cq.isClosed()) {
+            cq = context.cqAt(address);
+            lastCq = cq;
+            lastCqAddress = address;
         }
         return cq;
     }

@@ -1,6 +1,8 @@
 package org.jrdma.verbs;
 
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.verbs.ffi.IbvCq;
 
 /**
@@ -14,6 +16,8 @@ public final class Cq extends Resource {
     private final CompChannel channel;
     private final IbvCq handle;
     private final AtomicLong compEvents = new AtomicLong();
+    /** The lock serialising {@link #pollGuarded} with the queue's destruction, or null. */
+    private volatile ReentrantLock guard;
 
     private Cq(Context context, CompChannel channel, IbvCq handle) {
         this.context = context;
@@ -105,6 +109,43 @@ public final class Cq extends Resource {
     }
 
     /**
+     * Has {@code lock} guard this queue: from now on destroying the queue takes {@code lock}
+     * (waiting for a guarded poll under way), and {@link #pollGuarded} polls, while the caller
+     * holds {@code lock}, without keeping the queue's memory open for the call (on a context
+     * shared between threads, that costs two atomic operations a poll). Once per queue.
+     *
+     * @throws IllegalStateException if the queue is closed or guarded already
+     */
+    public void guardWith(ReentrantLock lock) {
+        checkOpen();
+        synchronized (this) {
+            if (guard != null) {
+                throw new IllegalStateException(describe() + " is guarded already");
+            }
+            guard = Objects.requireNonNull(lock, "lock");
+        }
+    }
+
+    /**
+     * Takes completions as {@link #poll(WcBuffer)} does, for a caller holding the queue's guard
+     * ({@link #guardWith}). Allocates nothing.
+     *
+     * @throws IllegalStateException if the caller does not hold the guard, or the queue is closed
+     */
+    public int pollGuarded(WcBuffer wcs) {
+        ReentrantLock lock = guard;
+        if (lock == null || !lock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("polling " + describe() + " without holding its guard");
+        }
+        if (!handle.isOpen()) {
+            throw new IllegalStateException(describe() + " is closed");
+        }
+        int n = handle.pollByAddress(wcs.array());
+        wcs.filled(n);
+        return n;
+    }
+
+    /**
      * Arms the queue to signal its completion channel once, on the next completion, or with
      * {@code solicitedOnly} on the next solicited or error completion ({@code ibv_req_notify_cq}).
      * Allocates nothing.
@@ -143,7 +184,17 @@ public final class Cq extends Resource {
 
     @Override
     void release() {
-        handle.close();
+        ReentrantLock lock = guard;
+        if (lock == null) {
+            handle.close();
+            return;
+        }
+        lock.lock();
+        try {
+            handle.close();
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override

@@ -70,6 +70,24 @@ public abstract sealed class PreparedWr<P extends PreparedWr<P>> permits Prepare
         }
     }
 
+    /**
+     * Posts the request as {@link #post()} does, for a caller holding the lock that guards the
+     * queue pair ({@link Qp#guardWith}): the queue goes to the provider by address, without the
+     * hold on its memory that {@link #post()} takes for the call. Allocates nothing.
+     *
+     * @throws WrException           when the provider refused it
+     * @throws IllegalStateException when the caller does not hold the queue's guard, or the queue is closed
+     */
+    public final void postGuarded() {
+        if (!queue.guardedByCaller()) {
+            throw new IllegalStateException(queue.describe() + " is closed, or the caller does not hold its guard");
+        }
+        checkReferences();
+        if (staging.postByAddress(1) >= 0) {
+            throw new WrException(call, staging.lastError(), 0);
+        }
+    }
+
     /** Sets {@code wr_id}. */
     public final P wrId(long wrId) {
         staging.wrId(0, wrId);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;
@@ -54,6 +55,8 @@ public final class Qp extends Resource implements RecvQueue {
     private final Srq srq;
     private final IbvQp handle;
     private final boolean sqSigAll;
+    /** The lock serialising {@link PreparedWr#postGuarded} with the queue pair's destruction, or null. */
+    private volatile ReentrantLock guard;
 
     private Qp(Pd pd, QpInitAttr init, IbvQp handle) {
         this.sqSigAll = init.sqSigAll();
@@ -426,6 +429,31 @@ public final class Qp extends Resource implements RecvQueue {
     }
 
     /**
+     * Has {@code lock} guard this queue pair: from now on destroying it takes {@code lock}
+     * (waiting for a guarded post under way), and its prepared requests' {@link PreparedWr#postGuarded}
+     * posts, while the caller holds {@code lock}, without keeping the queue pair's memory open for
+     * the call (on a context shared between threads, that costs two atomic operations a post).
+     * Once per queue pair.
+     *
+     * @throws IllegalStateException if the queue pair is closed or guarded already
+     */
+    public void guardWith(ReentrantLock lock) {
+        checkOpen();
+        synchronized (this) {
+            if (guard != null) {
+                throw new IllegalStateException(describe() + " is guarded already");
+            }
+            guard = Objects.requireNonNull(lock, "lock");
+        }
+    }
+
+    @Override
+    boolean guardedByCaller() {
+        ReentrantLock lock = guard;
+        return lock != null && lock.isHeldByCurrentThread() && handle.isOpen();
+    }
+
+    /**
      * Copies {@code wr} (one request, no chain) into native memory of its own, to be posted
      * again and again with {@link PreparedSend#post()}, one downcall a post and no copying.
      * Allocates in the queue pair's memory, which is freed when it is closed.
@@ -540,7 +568,17 @@ public final class Qp extends Resource implements RecvQueue {
 
     @Override
     void release() {
-        handle.close();
+        ReentrantLock lock = guard;
+        if (lock == null) {
+            handle.close();
+            return;
+        }
+        lock.lock();
+        try {
+            handle.close();
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override

@@ -117,6 +117,14 @@ abstract sealed class Resource implements AutoCloseable permits Context, Pd, Mr,
     }
 
     /**
+     * Whether the calling thread holds the lock that guards this object's destruction and the
+     * object is open: then a call may pass the object by address. Objects without a guard: false.
+     */
+    boolean guardedByCaller() {
+        return false;
+    }
+
+    /**
      * The exception a call on this object gives for {@code e}, raised on {@code handle}'s native
      * memory: when another thread's close freed that memory after the call's {@link #checkOpen},
      * the closed object's exception (with {@code e} as its cause) rather than the JDK's bare

@@ -59,6 +59,8 @@ public final class EndpointInVm {
                 () -> blockingForm(PollingMode.EVENT));
         checks.check("callers polling the completion queue (BUSY), in order, nothing allocated per message",
                 () -> blockingForm(PollingMode.BUSY));
+        checks.check("callers polling the completion queue, then parking (ADAPTIVE), in order, nothing allocated per message",
+                () -> blockingForm(PollingMode.ADAPTIVE));
         checks.check("blocking send and receive after a disconnect throw ClosedChannelException", this::blockingClosed);
         checks.check("close fails pending sends and receives", this::closeFailsPending);
         checks.check("peer disconnect fails pending receives", this::peerDisconnect);
@@ -375,16 +377,17 @@ public final class EndpointInVm {
             System.out.printf("  %s: %d round trips of 16 bytes, %.1f us each: allocated by the caller %d bytes, by the"
                     + " echoing thread %d, by the polling thread %d%n", mode, rounds, nanos / 1e3 / rounds, caller, echoer,
                     polling);
-            if (mode == PollingMode.EVENT) {
+            if (mode != PollingMode.ADAPTIVE) {
+                // EVENT parks, BUSY polls: every thread, the group's idle one included, allocates nothing
                 require(caller + echoer + polling < rounds, (caller + echoer + polling) + " bytes allocated over " + rounds
                         + " round trips");
             } else {
-                // The callers poll: the messages pass through the two messaging threads only, which
-                // must allocate nothing. The group's thread, idle then, wakes from its linger on its
-                // own and has allocated 19,120 bytes in 3,000 round trips once (CI, cause not found).
+                // ADAPTIVE falls back to parking when a wait outlasts its 20 ms of polling, which a
+                // loaded host makes happen: the messaging threads must still allocate nothing, and
+                // the group's thread, serving the parked callers, less than one object a round trip
                 require(caller + echoer < rounds, (caller + echoer) + " bytes allocated by the messaging threads over "
                         + rounds + " round trips");
-                require(polling < 16L * rounds, polling + " bytes allocated by the idle group's thread over " + rounds
+                require(polling < 16L * rounds, polling + " bytes allocated by the group's thread over " + rounds
                         + " round trips");
             }
             client.close();

@@ -26,6 +26,7 @@ class EndpointInVmTest {
             "allocation per message in steady state",
             "blocking send and receive in order, nothing allocated per message",
             "callers polling the completion queue (BUSY), in order, nothing allocated per message",
+            "callers polling the completion queue, then parking (ADAPTIVE), in order, nothing allocated per message",
             "blocking send and receive after a disconnect throw ClosedChannelException",
             "close fails pending sends and receives",
             "peer disconnect fails pending receives");

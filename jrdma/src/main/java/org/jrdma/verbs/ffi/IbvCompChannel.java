@@ -2,6 +2,7 @@ package org.jrdma.verbs.ffi;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -9,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import org.jrdma.ffi.Errors;
+import org.jrdma.ffi.Libc;
 
 /**
  * {@code struct ibv_comp_channel}: a completion event channel ({@code ibv_create_comp_channel},
@@ -21,15 +23,33 @@ public final class IbvCompChannel extends NativeObject {
             FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
     private static final MethodHandle GET_CQ_EVENT = Ibv.function("ibv_get_cq_event",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), true);
+    /** {@code ibv_ack_cq_events}, the CQ by address: the event's CQ is read as a number, making no segment. */
     private static final MethodHandle ACK_CQ_EVENTS = Ibv.function("ibv_ack_cq_events",
-            FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT), false);
+            FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), false);
     private static final VarHandle FD = Structs.handle(Structs.IBV_COMP_CHANNEL, "fd");
 
     private final int fd;
+    /**
+     * Storage made once for {@link #getCqEvent}: a {@code struct pollfd}, the errno of the
+     * calls, and {@code ibv_get_cq_event}'s two out-parameters. In an automatic arena rather than
+     * the object's, so that a close never finds it in use by a waiting thread. Guarded by this
+     * object's lock.
+     */
+    private final MemorySegment pollFd;
+    private final MemorySegment pollState;
+    private final MemorySegment callState;
+    private final MemorySegment eventCq;
+    private final MemorySegment eventContext;
 
     private IbvCompChannel(MemorySegment raw, boolean confined) {
         super(raw, Structs.IBV_COMP_CHANNEL, "completion channel", confined);
         this.fd = (int) FD.get(ptr, 0L);
+        Arena storage = Arena.ofAuto();
+        this.pollFd = Libc.newPollFd(storage);
+        this.pollState = Errors.callState(storage);
+        this.callState = Errors.callState(storage);
+        this.eventCq = storage.allocate(ADDRESS);
+        this.eventContext = storage.allocate(ADDRESS);
     }
 
     /** {@code ibv_create_comp_channel}. */
@@ -54,20 +74,20 @@ public final class IbvCompChannel extends NativeObject {
      *
      * @param timeoutMillis how long to wait; negative waits for ever
      * @return the address of the {@code struct ibv_cq} that has completions, or 0 on time-out
+     * Allocates nothing; callers take turns.
+     *
      * @throws IllegalStateException if this object is closed, also by another thread during the wait
      */
-    public long getCqEvent(int timeoutMillis) {
-        if (!awaitReadable(fd, timeoutMillis)) {
+    public synchronized long getCqEvent(int timeoutMillis) {
+        if (!awaitReadable(fd, timeoutMillis, pollFd, pollState)) {
             return 0;
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = Errors.callState(arena);
-            MemorySegment cq = arena.allocate(ADDRESS);
-            MemorySegment cqContext = arena.allocate(ADDRESS);
-            Errors.notMinusOne("ibv_get_cq_event", (int) GET_CQ_EVENT.invokeExact(state, ptr, cq, cqContext), state);
-            MemorySegment eventCq = cq.get(ADDRESS, 0);
-            ACK_CQ_EVENTS.invokeExact(eventCq, 1);
-            return eventCq.address();
+        try {
+            Errors.notMinusOne("ibv_get_cq_event", (int) GET_CQ_EVENT.invokeExact(callState, ptr, eventCq, eventContext),
+                    callState);
+            long cq = eventCq.get(JAVA_LONG, 0);
+            ACK_CQ_EVENTS.invokeExact(cq, 1);
+            return cq;
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }

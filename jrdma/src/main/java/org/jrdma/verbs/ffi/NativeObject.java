@@ -3,6 +3,7 @@ package org.jrdma.verbs.ffi;
 import java.lang.foreign.Arena;
 import java.lang.foreign.GroupLayout;
 import java.lang.foreign.MemorySegment;
+import org.jrdma.ffi.Errors;
 import org.jrdma.ffi.Libc;
 
 /**
@@ -70,12 +71,22 @@ public abstract sealed class NativeObject
      * @throws IllegalStateException if the object is closed, before or during the wait
      */
     final boolean awaitReadable(int fd, int timeoutMillis) {
+        try (Arena temporary = Arena.ofConfined()) {
+            return awaitReadable(fd, timeoutMillis, Libc.newPollFd(temporary), Errors.callState(temporary));
+        }
+    }
+
+    /**
+     * {@link #awaitReadable(int, int)} in storage made once by the caller, one {@code struct
+     * pollfd} and a call state ({@link Errors#callState}): allocates nothing.
+     */
+    final boolean awaitReadable(int fd, int timeoutMillis, MemorySegment pollFd, MemorySegment state) {
         boolean forever = timeoutMillis < 0;
         long deadline = System.nanoTime() + timeoutMillis * NANOS_PER_MILLI;
         while (true) {
             checkAlive();
             long left = forever ? Long.MAX_VALUE : Math.max(0, Math.ceilDiv(deadline - System.nanoTime(), NANOS_PER_MILLI));
-            boolean ready = Libc.pollIn(fd, (int) Math.min(WAIT_SLICE_MILLIS, left));
+            boolean ready = Libc.pollIn(fd, (int) Math.min(WAIT_SLICE_MILLIS, left), pollFd, state);
             if (ready || left <= WAIT_SLICE_MILLIS) {
                 checkAlive();
                 return ready;
