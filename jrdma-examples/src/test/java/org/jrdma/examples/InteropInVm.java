@@ -51,7 +51,6 @@ public final class InteropInVm {
         List<String> sendBwC = List.of("ib_send_bw");
         List<String> cmQps = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "200", "-q", "4");
         List<String> cmUd = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "1000", "-c", "UD");
-        List<String> cmUdQps = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "500", "-c", "UD", "-q", "4");
         return List.of(
                 new Scenario("rc_pingpong: Java server (-c checks the data), C client",
                         concat(rcJava, rc, List.of("-c", "-p", "19101")), concat(rcC, rc, List.of("-c", "-p", "19101"))),
@@ -82,10 +81,10 @@ public final class InteropInVm {
                         concat(latJava, cm, List.of("-p", "19112")), concat(latC, cm, List.of("-p", "19112"))),
                 new Scenario("ib_send_lat -R: C server, Java client",
                         concat(latC, cm, List.of("-p", "19113")), concat(latJava, cm, List.of("-p", "19113"))),
-                new Scenario("ib_send_bw -R -q 4 -c UD: Java server, C client",
-                        concat(sendBwJava, cmUdQps, List.of("-p", "19114")), concat(sendBwC, cmUdQps, List.of("-p", "19114"))),
-                new Scenario("ib_send_bw -R -q 4 -c UD: C server, Java client",
-                        concat(sendBwC, cmUdQps, List.of("-p", "19115")), concat(sendBwJava, cmUdQps, List.of("-p", "19115"))),
+                new Scenario("ib_send_bw -R -q 4: Java server, C client",
+                        concat(sendBwJava, cmQps, List.of("-p", "19114")), concat(sendBwC, cmQps, List.of("-p", "19114"))),
+                new Scenario("ib_send_bw -R -q 4: C server, Java client",
+                        concat(sendBwC, cmQps, List.of("-p", "19115")), concat(sendBwJava, cmQps, List.of("-p", "19115"))),
                 new Scenario("ib_send_lat -R -c UD: Java server, C client",
                         concat(latJava, cmUd, List.of("-p", "19116")), concat(latC, cmUd, List.of("-p", "19116"))),
                 new Scenario("ib_send_lat -R -c UD: C server, Java client",

@@ -24,7 +24,7 @@ import picocli.CommandLine;
  * {@code ibv_rc_pingpong}, {@code ibv_ud_pingpong} and {@code ib_write_bw}, each way round, with
  * rdma_cm ({@code -R}, the VM loading {@code rdma_ucm}) also {@code ib_write_bw} (four queue
  * pairs), {@link SendLat} against {@code ib_send_lat} (RC and UD) and {@link SendBw} against
- * {@code ib_send_bw} (four UD queue pairs) each way round, and
+ * {@code ib_send_bw} (four RC queue pairs) each way round, and
  * the tutorial's {@link RcFlow} between two Java processes, with real traffic on {@code rxe0}: {@link InteropInVm} runs
  * them all in one boot of the soft-RoCE VM, and each {@linkplain InteropInVm.Scenario scenario}
  * is checked here as a test of its own: both sides exit 0, each side's remote QPN is the other's
