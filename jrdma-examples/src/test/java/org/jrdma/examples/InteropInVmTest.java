@@ -44,7 +44,7 @@ class InteropInVmTest {
     @TestFactory
     Stream<DynamicTest> javaAndCToolsTalk() {
         Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
-        VmResult result = SoftRoceVm.builder().module("rdma_ucm").build().runJava(Duration.ofMinutes(20), InteropInVm.class,
+        VmResult result = SoftRoceVm.builder().module("rdma_ucm").build().runJava(Duration.ofMinutes(30), InteropInVm.class,
                 List.of(RcPingpong.class, Verbs.class, Gid.class, CommandLine.class));
         String output = result.output();
         System.out.println("InteropInVm in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n" + output);
