@@ -58,8 +58,9 @@ import picocli.CommandLine.Parameters;
  * java ... org.jrdma.examples.SendLat -d rxe0 -x 0 -F -R 10.0.0.1  # client
  * </pre>
  *
- * <p>Options: {@code -c -d -i -s -n -x -p -F -R} as perftest's ({@code -c} RC or UD) ({@code -R} required: this connects
- * only with rdma_cm); {@code --output=latency} prints only the average, as perftest does.
+ * <p>Options: {@code -c -d -i -s -n -x -p -F -R} as perftest's ({@code -c} RC or UD; {@code -R}
+ * required: this connects only with rdma_cm); {@code --output=latency} prints only the average,
+ * as perftest does.
  */
 public final class SendLat {
     private static final int CYCLE_BUFFER = 4096;

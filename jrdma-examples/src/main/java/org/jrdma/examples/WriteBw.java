@@ -34,9 +34,9 @@ import org.jrdma.verbs.WrOpcode;
 /**
  * perftest's {@code ib_write_bw} in Java, for its default case: RC, RDMA writes from client to
  * server, unidirectional; one queue pair connected from the destinations exchanged, or with
- * {@code -R} one or more ({@code -q}) connected by rdma_cm ({@link PerftestCm}). It speaks perftest 6.06's TCP
- * side channel ({@link PerftestChannel}), so either side may be the C tool, and prints perftest's
- * test description, addresses and result table.
+ * {@code -R} one or more ({@code -q}) connected by rdma_cm ({@link PerftestCm}). It speaks
+ * perftest 6.06's TCP side channel ({@link PerftestChannel}), so either side may be the C tool,
+ * and prints perftest's test description, addresses and result table.
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp ... org.jrdma.examples.WriteBw -d rxe0 -x 0 -F           # server
