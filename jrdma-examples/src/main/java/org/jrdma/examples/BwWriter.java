@@ -1,45 +1,64 @@
 package org.jrdma.examples;
 
 import java.util.Arrays;
+import java.util.List;
 import org.jrdma.verbs.Cq;
 import org.jrdma.verbs.PreparedSend;
 import org.jrdma.verbs.Qp;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWr;
-import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.WcBuffer;
 import org.jrdma.verbs.WrException;
 import org.jrdma.verbs.WrOpcode;
 
 /**
- * The writing side of {@link WriteBw}: perftest's {@code perform_warm_up}, {@code run_iter_bw}
- * and {@code print_report_bw} for one RC queue pair and one work request per post. Up to
- * {@code tx-depth} writes are outstanding; one in {@code cq-mod} is signalled (and the last);
- * messages up to half the cycle buffer walk through it in cache-line steps, on both sides, as
- * perftest's do. The write is prepared once ({@link PreparedSend}) and changed in place per post,
- * as perftest changes its request. Times are {@link System#nanoTime()} where perftest counts CPU
- * cycles. The loops allocate nothing.
+ * The sending side of {@link WriteBw} and {@link SendBw}: perftest's {@code perform_warm_up},
+ * {@code run_iter_bw} and {@code print_report_bw} for one or more queue pairs ({@link Lane}s),
+ * one work request per post, RDMA writes or SENDs (RC, or UD to an address handle). Up to
+ * {@code tx-depth} requests are outstanding on each queue pair, which are served in turn; one in
+ * {@code cq-mod} is signalled (and each queue pair's last); all complete on one completion queue,
+ * each request's {@code wr_id} its queue pair's index. Messages up to half the cycle buffer walk
+ * through it in cache-line steps, on both sides, as perftest's do. Each request is prepared once
+ * ({@link PreparedSend}) and changed in place per post, as perftest changes its request. Times
+ * are {@link System#nanoTime()} where perftest counts CPU cycles. The loops allocate nothing.
  */
 final class BwWriter {
     /** perftest's {@code CTX_POLL_BATCH}: completions taken per poll. */
     private static final int POLL_BATCH = 16;
-    /** Writes per call of {@code iterations} in the warm-up (at least 5, as {@code -n}). */
+    /** Messages per call of {@code iterations} in the warm-up (at least 5, as {@code -n}). */
     private static final int WARMUP_CHUNK = 16;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final long MIB = 0x100000;
     private static final long GBIT = 125_000_000;
 
+    /**
+     * One queue pair's stream of messages.
+     *
+     * @param qp         the queue pair
+     * @param request    its request: opcode, one scatter/gather element of {@code size} bytes at
+     *                   {@code localBase}, the remote address and key of a write, the address
+     *                   handle, QPN and Q_Key of a UD send
+     * @param localBase  where its messages start in the local buffer
+     * @param remoteBase where an RDMA write's messages start in the remote buffer (unused for sends)
+     */
+    record Lane(Qp qp, SendWr request, long localBase, long remoteBase) {
+    }
+
     private final Cq cq;
     private final BwSettings settings;
     private final WcBuffer wcs = new WcBuffer(POLL_BATCH);
-    /** The one RDMA write, prepared once; each post moves its two addresses and sets its flags. */
-    private final PreparedSend write;
-    private final long localBase;
-    private final long remoteBase;
+    /** Each lane's request, prepared once; each post moves its addresses and sets its flags. */
+    private final PreparedSend[] requests;
+    private final long[] localBase;
+    private final long[] remoteBase;
+    private final long[] localAddr;
+    private final long[] remoteAddr;
+    private final int[] flags;
+    private final long[] scnt;
+    private final long[] ccnt;
+    private final boolean rdma;
     private final int rkey;
-    private long localAddr;
-    private long remoteAddr;
-    private int flags;
+    private final int lanes;
     private final int step;
     private final int stepsPerCycle;
     private final long[] tposted;
@@ -52,66 +71,88 @@ final class BwWriter {
     private long allocated;
 
     /**
-     * A writer of {@code settings.size()}-byte messages from {@code localBase} (key {@code lkey})
-     * to {@code remoteBase} (key {@code rkey}), walking through {@code cycleBuffer} bytes in
-     * steps of at least {@code cacheLine}.
+     * A sender of {@code settings.size()}-byte messages on {@code lanes}, walking through
+     * {@code cycleBuffer} bytes in steps of at least {@code cacheLine}.
      */
-    BwWriter(Qp qp, Cq cq, BwSettings settings, long localBase, int lkey, long remoteBase, int rkey, int cycleBuffer,
-            int cacheLine) {
+    BwWriter(Cq cq, BwSettings settings, List<Lane> lanes, int cycleBuffer, int cacheLine) {
         this.cq = cq;
         this.settings = settings;
-        this.localBase = localBase;
-        this.remoteBase = remoteBase;
+        this.lanes = lanes.size();
+        this.requests = new PreparedSend[this.lanes];
+        this.localBase = new long[this.lanes];
+        this.remoteBase = new long[this.lanes];
+        this.localAddr = new long[this.lanes];
+        this.remoteAddr = new long[this.lanes];
+        this.flags = new int[this.lanes];
+        this.scnt = new long[this.lanes];
+        this.ccnt = new long[this.lanes];
+        SendWr first = lanes.getFirst().request();
+        this.rdma = first.opcode() == WrOpcode.RDMA_WRITE;
+        this.rkey = first.rkey();
+        for (int i = 0; i < this.lanes; i++) {
+            Lane lane = lanes.get(i);
+            localBase[i] = lane.localBase();
+            remoteBase[i] = lane.remoteBase();
+            requests[i] = lane.qp().prepareSend(lane.request().wrId(i));
+        }
         int size = settings.size();
         this.step = size > cacheLine ? (size + cacheLine - 1) / cacheLine * cacheLine : cacheLine;
         this.stepsPerCycle = size <= cycleBuffer / 2 ? cycleBuffer / step : 0;
-        this.rkey = rkey;
-        this.write = qp.prepareSend(new SendWr().wrId(0).opcode(WrOpcode.RDMA_WRITE).sge(new Sge(localBase, size, lkey))
-                .rdma(remoteBase, rkey));
-        int samples = settings.noPeak() ? 0 : Math.max(settings.iters(), settings.warmup());
+        int samples = settings.noPeak() ? 0 : Math.max(settings.iters(), settings.warmup()) * this.lanes;
         this.tposted = new long[samples];
         this.tcompleted = new long[samples];
     }
 
-    /** {@code ctx_set_send_wqes}: the request signalled, at the start of both buffers. */
+    /** {@code ctx_set_send_wqes}: each request signalled, at the start of both buffers. */
     private void reset() {
-        flags(SendFlags.SIGNALED);
-        at(localBase, remoteBase);
+        for (int i = 0; i < lanes; i++) {
+            flags(i, SendFlags.SIGNALED);
+            at(i, localBase[i], remoteBase[i]);
+        }
     }
 
-    /** Sets the write's flags. */
-    private void flags(int value) {
-        flags = value;
-        write.flags(value);
+    /** Sets the flags of lane {@code i}'s request. */
+    private void flags(int i, int value) {
+        flags[i] = value;
+        requests[i].flags(value);
     }
 
-    /** Points the write at {@code local} and {@code remote}. */
-    private void at(long local, long remote) {
-        localAddr = local;
-        remoteAddr = remote;
-        write.sgeAddr(0, local).remoteAddr(remote, rkey);
+    /** Points lane {@code i}'s request at {@code local} and, for a write, {@code remote}. */
+    private void at(int i, long local, long remote) {
+        localAddr[i] = local;
+        remoteAddr[i] = remote;
+        requests[i].sgeAddr(0, local);
+        if (rdma) {
+            requests[i].remoteAddr(remote, rkey);
+        }
     }
 
-    /** {@code perform_warm_up}: {@code tx-depth} signalled writes to the same addresses, waited for. */
+    /**
+     * {@code perform_warm_up}: on each queue pair in turn, {@code tx-depth} signalled requests
+     * to the same addresses, waited for.
+     */
     void warmUp() throws BwException {
         reset();
-        for (int i = 0; i < settings.txDepth(); i++) {
-            send(i);
-        }
-        for (int left = settings.txDepth(); left > 0; ) {
-            int ne = cq.poll(wcs);
-            for (int i = 0; i < ne; i++) {
-                check(i, settings.txDepth(), settings.txDepth() - left);
-                left--;
+        for (int lane = 0; lane < lanes; lane++) {
+            for (int i = 0; i < settings.txDepth(); i++) {
+                send(lane, i);
+            }
+            for (int left = settings.txDepth(); left > 0; ) {
+                int ne = cq.poll(wcs);
+                for (int i = 0; i < ne; i++) {
+                    check(i, settings.txDepth(), settings.txDepth() - left);
+                    left--;
+                }
             }
         }
     }
 
     /**
-     * Runs {@code iters} writes unreported: the Java-only {@code --warmup}, through the very
-     * code of the measured run, so that the JIT has compiled that loop, as the measured run uses
-     * it, before the clock starts; in calls of {@link #WARMUP_CHUNK} writes, so that the loop is
-     * compiled as a method, which every measured run enters, and not only on its stack.
+     * Runs {@code iters} messages per queue pair unreported: the Java-only {@code --warmup},
+     * through the very code of the measured run, so that the JIT has compiled that loop, as the
+     * measured run uses it, before the clock starts; in calls of {@link #WARMUP_CHUNK} messages,
+     * so that the loop is compiled as a method, which every measured run enters, and not only on
+     * its stack.
      */
     void untimed(int iters) throws BwException {
         for (int done = 0; done < iters; ) {
@@ -122,7 +163,7 @@ final class BwWriter {
         }
     }
 
-    /** The measured run, {@code -n} writes or {@code -D} seconds, and its report. */
+    /** The measured run, {@code -n} messages per queue pair or {@code -D} seconds, and its report. */
     BwReport run() throws BwException {
         meter.start();
         ops = 0;
@@ -145,39 +186,46 @@ final class BwWriter {
         return ops;
     }
 
-    /** {@code run_iter_bw} for {@code iters} writes, with per-write times for the peak. */
+    /** {@code run_iter_bw} for {@code iters} messages per queue pair, with per-message times for the peak. */
     private void iterations(int iters) throws BwException {
         reset();
         boolean peak = !settings.noPeak();
         int cqMod = settings.cqMod();
-        long scnt = 0;
-        long ccnt = 0;
+        long total = (long) iters * lanes;
+        long totscnt = 0;
+        long totccnt = 0;
+        Arrays.fill(scnt, 0);
+        Arrays.fill(ccnt, 0);
         firstPosted = System.nanoTime();
         if (peak) {
             Arrays.fill(tcompleted, Long.MAX_VALUE);
         }
-        while (scnt < iters || ccnt < iters) {
-            while (scnt < iters && scnt - ccnt < settings.txDepth()) {
-                if (scnt % cqMod == 0 && cqMod > 1) {
-                    flags(flags & ~SendFlags.SIGNALED);
-                }
-                if (peak) {
-                    tposted[(int) scnt] = System.nanoTime();
-                }
-                post(scnt);
-                scnt++;
-                if (scnt % cqMod == cqMod - 1 || scnt == iters - 1) {
-                    flags(flags | SendFlags.SIGNALED);
+        while (totscnt < total || totccnt < total) {
+            for (int lane = 0; lane < lanes; lane++) {
+                while (scnt[lane] < iters && scnt[lane] - ccnt[lane] < settings.txDepth()) {
+                    if (scnt[lane] % cqMod == 0 && cqMod > 1 && scnt[lane] != iters - 1) {
+                        flags(lane, flags[lane] & ~SendFlags.SIGNALED);
+                    }
+                    if (peak) {
+                        tposted[(int) totscnt] = System.nanoTime();
+                    }
+                    post(lane, scnt[lane]);
+                    scnt[lane]++;
+                    totscnt++;
+                    if (scnt[lane] % cqMod == cqMod - 1 || scnt[lane] == iters - 1) {
+                        flags(lane, flags[lane] | SendFlags.SIGNALED);
+                    }
                 }
             }
-            if (ccnt < iters) {
+            if (totccnt < total) {
                 int ne = cq.poll(wcs);
                 ops += ne;
                 for (int i = 0; i < ne; i++) {
-                    check(i, scnt, ccnt);
-                    ccnt += cqMod;
+                    check(i, totscnt, totccnt);
+                    ccnt[(int) wcs.wrId(i)] += cqMod;
+                    totccnt += cqMod;
                     if (peak) {
-                        tcompleted[ccnt >= iters - 1 ? iters - 1 : (int) ccnt - 1] = System.nanoTime();
+                        tcompleted[totccnt >= total - 1 ? (int) total - 1 : (int) totccnt - 1] = System.nanoTime();
                     }
                 }
             }
@@ -187,7 +235,7 @@ final class BwWriter {
 
     /**
      * {@code run_iter_bw} for {@code -D} seconds: a quarter-duration margin (whole seconds) to
-     * settle, then the writes completed until the last margin are counted and timed.
+     * settle, then the messages completed until the last margin are counted and timed.
      */
     private void duration() throws BwException {
         reset();
@@ -198,8 +246,10 @@ final class BwWriter {
         long end = begin + settings.duration() * NANOS_PER_SECOND;
         boolean sampling = false;
         sampled = 0;
-        long scnt = 0;
-        long ccnt = 0;
+        long totscnt = 0;
+        long totccnt = 0;
+        Arrays.fill(scnt, 0);
+        Arrays.fill(ccnt, 0);
         for (long now = begin; now < end; now = System.nanoTime()) {
             if (!sampling && now >= sampleFrom && now < sampleTo) {
                 sampling = true;
@@ -209,22 +259,26 @@ final class BwWriter {
                 sampling = false;
                 lastCompleted = now;
             }
-            while (scnt - ccnt < settings.txDepth()) {
-                if (scnt % cqMod == 0 && cqMod > 1) {
-                    flags(flags & ~SendFlags.SIGNALED);
-                }
-                post(scnt);
-                scnt++;
-                if (scnt % cqMod == cqMod - 1) {
-                    flags(flags | SendFlags.SIGNALED);
+            for (int lane = 0; lane < lanes; lane++) {
+                while (scnt[lane] - ccnt[lane] < settings.txDepth()) {
+                    if (scnt[lane] % cqMod == 0 && cqMod > 1) {
+                        flags(lane, flags[lane] & ~SendFlags.SIGNALED);
+                    }
+                    post(lane, scnt[lane]);
+                    scnt[lane]++;
+                    totscnt++;
+                    if (scnt[lane] % cqMod == cqMod - 1) {
+                        flags(lane, flags[lane] | SendFlags.SIGNALED);
+                    }
                 }
             }
-            if (ccnt < scnt) {
+            if (totccnt < totscnt) {
                 int ne = cq.poll(wcs);
                 ops += ne;
                 for (int i = 0; i < ne; i++) {
-                    check(i, scnt, ccnt);
-                    ccnt += cqMod;
+                    check(i, totscnt, totccnt);
+                    ccnt[(int) wcs.wrId(i)] += cqMod;
+                    totccnt += cqMod;
                     if (sampling) {
                         sampled += cqMod;
                     }
@@ -236,25 +290,28 @@ final class BwWriter {
         }
     }
 
-    /** Posts the request, then moves both addresses on as {@code increase_loc_addr}/{@code increase_rem_addr} do. */
-    private void post(long scnt) throws BwException {
-        send(scnt);
+    /**
+     * Posts lane {@code lane}'s request, then moves its addresses on as
+     * {@code increase_loc_addr}/{@code increase_rem_addr} do.
+     */
+    private void post(int lane, long count) throws BwException {
+        send(lane, count);
         if (stepsPerCycle > 0) {
-            if ((scnt + 1) % stepsPerCycle == 0) {
-                at(localBase, remoteBase);
+            if ((count + 1) % stepsPerCycle == 0) {
+                at(lane, localBase[lane], remoteBase[lane]);
             } else {
-                at(localAddr + step, remoteAddr + step);
+                at(lane, localAddr[lane] + step, remoteAddr[lane] + step);
             }
         }
     }
 
-    /** Posts the request as it is. */
-    private void send(long scnt) throws BwException {
+    /** Posts lane {@code lane}'s request as it is. */
+    private void send(int lane, long count) throws BwException {
         try {
-            write.post();
+            requests[lane].post();
             ops++;
         } catch (WrException e) {
-            throw new BwException("Couldn't post send: qp 0 scnt=" + scnt + ": " + e.getMessage());
+            throw new BwException("Couldn't post send: qp " + lane + " scnt=" + count + ": " + e.getMessage());
         }
     }
 
@@ -268,7 +325,7 @@ final class BwWriter {
 
     /** {@code print_report_bw}'s figures, without the per-port ones. */
     private BwReport report() {
-        long iters = settings.duration() > 0 ? sampled : settings.iters();
+        long iters = settings.duration() > 0 ? sampled : (long) settings.iters() * lanes;
         long format = settings.gbits() ? GBIT : MIB;
         long size = settings.size();
         double nanos = settings.noPeak() ? lastCompleted - firstPosted : tcompleted[(int) iters - 1] - tposted[0];
@@ -279,8 +336,8 @@ final class BwWriter {
     }
 
     /**
-     * The shortest time per write over any run of consecutive writes ending on a signalled one
-     * (perftest's {@code opt_delta}), in whole nanoseconds.
+     * The shortest time per message over any run of consecutive messages ending on a signalled
+     * one (perftest's {@code opt_delta}), in whole nanoseconds.
      */
     private long peakDelta(int iters) {
         int cqMod = settings.cqMod();
@@ -296,7 +353,7 @@ final class BwWriter {
         return best;
     }
 
-    /** Nanoseconds per write from posting {@code i} to completing {@code j}; huge when {@code j} never completed alone. */
+    /** Nanoseconds per message from posting {@code i} to completing {@code j}; huge when {@code j} never completed alone. */
     private long delta(int i, int j) {
         return tcompleted[j] == Long.MAX_VALUE ? Long.MAX_VALUE : (tcompleted[j] - tposted[i]) / (j - i + 1);
     }

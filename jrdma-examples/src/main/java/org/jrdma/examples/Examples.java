@@ -20,6 +20,8 @@ import org.jrdma.examples.cm.Rping;
  * Examples ud-pingpong-c [ARGS]  UdPingpong  /  C ibv_ud_pingpong 127.0.0.1
  * Examples rc-pingpong [ARGS]    RcPingpong  /  C ibv_rc_pingpong 127.0.0.1
  * Examples write-bw [ARGS]       WriteBw  /  C ib_write_bw 127.0.0.1
+ * Examples send-bw [ARGS]        SendBw -R  /  C ib_send_bw -R 10.0.0.1
+ * Examples send-lat [ARGS]       SendLat -R  /  C ib_send_lat -R 10.0.0.1
  * Examples rc-flow-cm [ARGS]     RcFlow --server -R  /  RcFlow -R 10.0.0.1 (the RC flow over rdma_cm)
  * Examples rping [ARGS]          Rping -s -v  /  Rping -c -v -V -C 10 -a 10.0.0.1
  * Examples rping-c [ARGS]        Rping -s -v  /  C rping -c -v -V -C 10 -a 10.0.0.1
@@ -28,7 +30,9 @@ import org.jrdma.examples.cm.Rping;
  *
  * ARGS go to both sides, replacing the defaults ({@code -d rxe0 -g 0 -s 512 -n 100 -c} for the UD
  * ping-pong, {@code -d rxe0 -g 0 -n 100} for the RC one, {@code -d rxe0 -x 0 -F -n 1000} for
- * the bandwidth; RcFlow gets {@code -d rxe0} and ARGS); for rping, the echo client and the RC flow
+ * the bandwidth; RcFlow gets {@code -d rxe0} and ARGS); for perftest's sends over rdma_cm they
+ * are added to both sides' {@code -d rxe0 -x 0 -F -R -n 1000} (for example {@code -c UD} or
+ * {@code -q 4}), the client connecting to rxe0's address; for rping, the echo client and the RC flow
  * over rdma_cm they are added to the client's options (and to rping's server's), which connect
  * with rdma_cm to rxe0's address {@value #RXE_ADDRESS}; do not pass a port.
  */
@@ -39,7 +43,7 @@ public final class Examples {
     static final String RXE_ADDRESS = "10.0.0.1";
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
     private static final String USAGE =
-            "usage: Examples rc-flow|ud-pingpong|ud-pingpong-c|rc-pingpong|write-bw|rc-flow-cm|rping|rping-c|echo [ARGS]";
+            "usage: Examples rc-flow|ud-pingpong|ud-pingpong-c|rc-pingpong|write-bw|send-bw|send-lat|rc-flow-cm|rping|rping-c|echo [ARGS]";
 
     private Examples() {
     }
@@ -73,6 +77,14 @@ public final class Examples {
                 List<String> options = given.isEmpty() ? List.of("-d", "rxe0", "-x", "0", "-F", "-n", "1000") : given;
                 server = concat(java(WriteBw.class), options);
                 client = concat(List.of("ib_write_bw"), options);
+            }
+            case "send-bw", "send-lat" -> {
+                List<String> options = concat(List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "1000"), given);
+                boolean bw = args[0].equals("send-bw");
+                server = concat(java(bw ? SendBw.class : SendLat.class), options);
+                client = concat(List.of(bw ? "ib_send_bw" : "ib_send_lat"), options);
+                host = List.of(RXE_ADDRESS);
+                rdmaCm = true;
             }
             case "rc-flow-cm" -> {
                 server = concat(java(RcFlow.class), List.of("--server", "-R"), given);

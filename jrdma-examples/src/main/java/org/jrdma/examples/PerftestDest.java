@@ -112,9 +112,21 @@ record PerftestDest(int lid, int outReads, int qpn, int psn, int rkey, long vadd
      * {@code " local"} or {@code " remote"}, and the GID in decimal bytes when there is one.
      */
     String describe(String side) {
+        return describe(side, true);
+    }
+
+    /**
+     * What {@code ctx_print_pingpong_data} prints: the address line after {@code " local"} or
+     * {@code " remote"}, with the RKey and VAddr for an RDMA test ({@code rdma}) but not for a
+     * send test, and the GID in decimal bytes when there is one.
+     */
+    String describe(String side, boolean rdma) {
         String line = " " + side + " address: LID " + CFormat.alternateHex(lid, 4) + " QPN "
-                + CFormat.alternateHex(qpn, 6) + " PSN " + CFormat.alternateHex(psn, 6) + " RKey "
-                + CFormat.alternateHex(Integer.toUnsignedLong(rkey), 8) + " VAddr " + CFormat.alternateHex(vaddr, 16);
+                + CFormat.alternateHex(qpn, 6) + " PSN " + CFormat.alternateHex(psn, 6);
+        if (rdma) {
+            line += " RKey " + CFormat.alternateHex(Integer.toUnsignedLong(rkey), 8) + " VAddr "
+                    + CFormat.alternateHex(vaddr, 16);
+        }
         if (gid == null) {
             return line;
         }

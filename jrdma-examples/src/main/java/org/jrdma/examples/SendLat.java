@@ -6,11 +6,15 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
+import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.RdmaCmId;
+import org.jrdma.cm.UdParam;
 import org.jrdma.examples.PingpongExchange.ExchangeException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;
 import org.jrdma.verbs.Access;
+import org.jrdma.verbs.Ah;
+import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Cq;
 import org.jrdma.verbs.Mr;
@@ -34,9 +38,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * perftest's {@code ib_send_lat -R} in Java: RC sends ping-ponged between client and server on
- * one queue pair connected by rdma_cm ({@link PerftestCm}), over perftest 6.06's TCP side
- * channel ({@link PerftestChannel}), so either side may be the C tool. The client sends first;
+ * perftest's {@code ib_send_lat -R} in Java: sends ping-ponged between client and server on
+ * one RC or UD ({@code -c UD}) queue pair connected by rdma_cm ({@link PerftestCm}), over
+ * perftest 6.06's side channel ({@link PerftestChannel}), so either side may be the C tool.
+ * A UD pair is "connected" by SIDR, then as perftest's {@code rdma_cm_establish_ud_connection}:
+ * the client sends to the address, QPN and Q_Key of its ESTABLISHED event, and first sends the
+ * server its own QPN as the immediate data of a 4-byte SEND_WITH_IMM, which the server, having
+ * posted a receive for it before accepting, answers to (its address handle made from the
+ * connect request's GIDs, the Q_Key librdmacm's {@code RDMA_UDP_QKEY}); each UD receive has 40
+ * bytes more for the GRH. The client sends first;
  * each side, after each receive, sends (signalled) and waits for that send's completion, as
  * perftest's {@code run_iter_lat_send} with its latency defaults ({@code cq_mod} 1). Each side
  * prints perftest's latency row: the gaps between successive sends, halved (a round trip is two
@@ -48,8 +58,9 @@ import picocli.CommandLine.Parameters;
  * java ... org.jrdma.examples.SendLat -d rxe0 -x 0 -F -R 10.0.0.1  # client
  * </pre>
  *
- * <p>Options: {@code -d -i -s -n -x -p -F -R} as perftest's ({@code -R} required: this connects
- * only with rdma_cm); {@code --output=latency} prints only the average, as perftest does.
+ * <p>Options: {@code -c -d -i -s -n -x -p -F -R} as perftest's ({@code -c} RC or UD; {@code -R}
+ * required: this connects only with rdma_cm); {@code --output=latency} prints only the average,
+ * as perftest does.
  */
 public final class SendLat {
     private static final int CYCLE_BUFFER = 4096;
@@ -58,6 +69,10 @@ public final class SendLat {
     private static final int MEASURE_TAIL = 2;
     private static final int MAX_RX = 128;
     private static final long SPIN_LIMIT_NANOS = 30_000_000_000L;
+    /** perftest's {@code UD_ADDITION}: the GRH in front of a UD message in its receive buffer. */
+    private static final int UD_ADDITION = 40;
+    /** The hop limit of the server's UD address handle. */
+    private static final int HOP_LIMIT = 64;
 
     /** The options of {@code ib_send_lat} this implements, with perftest's defaults, and the operand. */
     private static final class Options {
@@ -69,19 +84,26 @@ public final class SendLat {
         @Option(names = {"-p", "--port"}) long port = 18515;
         @Option(names = {"-F", "--CPU-freq"}) boolean cpuFreq;
         @Option(names = {"-R", "--rdma_cm"}) boolean rdmaCm;
+        @Option(names = {"-c", "--connection"}) String connection = "RC";
         @Option(names = "--output") String output;
         @Parameters List<String> operands;
     }
 
     private final Options options;
     private final String server;
+    private final boolean ud;
     private final int size;
     private final int iters;
     private final WcBuffer wcs = new WcBuffer(1);
     private final long[] tposted;
 
-    private SendLat(Options options) {
+    private Ah ah;
+    private int remoteQpn;
+    private int remoteQkey;
+
+    private SendLat(Options options, boolean ud) {
         this.options = options;
+        this.ud = ud;
         this.server = options.operands == null || options.operands.isEmpty() ? null : options.operands.getFirst();
         this.size = (int) options.size;
         this.iters = (int) options.iters;
@@ -91,8 +113,10 @@ public final class SendLat {
     /** Runs {@code ib_send_lat -R} with {@code args}; exits 0 on success, 1 on failure. */
     public static void main(String[] args) {
         Options options = new Options();
+        boolean ud;
         try {
             GetoptStyle.parse(options, args, List.of());
+            ud = BwSettings.connection(options.connection, true);
             if (!options.rdmaCm) {
                 throw new UsageException(" the Java ib_send_lat connects with rdma_cm only: give -R");
             }
@@ -106,7 +130,7 @@ public final class SendLat {
             return;
         }
         try {
-            System.exit(new SendLat(options).test());
+            System.exit(new SendLat(options, ud).test());
         } catch (IOException | ExchangeException | RuntimeException e) {
             System.err.println(e.getMessage() != null ? e.getMessage() : e.toString());
             System.exit(1);
@@ -145,7 +169,7 @@ public final class SendLat {
                 if (remoteMtu != null && remoteMtu.value() < mtu.value()) {
                     mtu = remoteMtu;
                 }
-                int slot = Math.max(size, CACHE_LINE);
+                int slot = Math.max(size + UD_ADDITION, CACHE_LINE);
                 MemorySegment buf = arena.allocate(2L * slot, CYCLE_BUFFER);
                 int rx = Math.min(iters, MAX_RX);
                 Mr[] mr = new Mr[1];
@@ -157,27 +181,40 @@ public final class SendLat {
                         cqs[0] = id.context().cq(1);
                         cqs[1] = id.context().cq(rx);
                     }
-                    return id.createQp(mr[0].pd(), new QpInitAttr(QpType.RC, cqs[0], cqs[1]).cap(new QpCap(1, rx, 1, 1, 0)));
+                    Qp qp = id.createQp(mr[0].pd(), new QpInitAttr(ud ? QpType.UD : QpType.RC, cqs[0], cqs[1])
+                            .cap(new QpCap(1, rx, 1, 1, 0)));
+                    if (ud && server == null) {
+                        qp.postRecv(new RecvWr().wrId(0).sge(new Sge(mr[0].addr() + slot, UD_ADDITION + Integer.BYTES,
+                                mr[0].lkey())));
+                    }
+                    return qp;
                 };
-                try (PerftestCm cm = server != null ? PerftestCm.connect(channel, server, (int) options.port, makeQp)
-                        : PerftestCm.accept(channel, (int) options.port, makeQp)) {
+                PerftestCm.Connected connected = (index, event) -> {
+                    if (ud) {
+                        udConnected(event, mr[0], cqs[0], cqs[1]);
+                    }
+                };
+                try (PerftestCm cm = server != null
+                        ? PerftestCm.connect(channel, server, (int) options.port, 1, ud, makeQp, connected)
+                        : PerftestCm.accept(channel, (int) options.port, 1, ud, makeQp, connected)) {
                     Qp qp = cm.qp();
                     printTestInfo(device, mtu, ethernet, gidIndex);
                     PerftestDest mine = new PerftestDest(port.lid(), 0, qp.qpNum(), 0, mr[0].rkey(), mr[0].addr(), gid, 0);
                     channel.handshake(mine);
                     channel.handshake(mine);
-                    System.out.println(mine.describe("local"));
+                    System.out.println(mine.describe("local", false));
                     PerftestDest remote = channel.handshake(mine);
-                    System.out.println(remote.describe("remote"));
+                    System.out.println(remote.describe("remote", false));
                     if (!"latency".equals(options.output)) {
                         System.out.println(BwReport.RESULT_LINE);
                         System.out.println(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]"
                                 + "    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] ");
                     }
-                    PreparedSend send = qp.prepareSend(new SendWr().wrId(0).opcode(WrOpcode.SEND)
-                            .sge(new Sge(mr[0].addr(), size, mr[0].lkey())).flags(SendFlags.SIGNALED));
-                    PreparedRecv recv = qp.prepareRecv(new RecvWr().wrId(0).sge(new Sge(mr[0].addr() + slot, size,
-                            mr[0].lkey())));
+                    SendWr ping = new SendWr().wrId(0).opcode(WrOpcode.SEND)
+                            .sge(new Sge(mr[0].addr(), size, mr[0].lkey())).flags(SendFlags.SIGNALED);
+                    PreparedSend send = qp.prepareSend(ud ? ping.ud(ah, remoteQpn, remoteQkey) : ping);
+                    PreparedRecv recv = qp.prepareRecv(new RecvWr().wrId(0).sge(new Sge(mr[0].addr() + slot,
+                            size + (ud ? UD_ADDITION : 0), mr[0].lkey())));
                     for (int i = 0; i < rx; i++) {
                         recv.post();
                     }
@@ -192,6 +229,43 @@ public final class SendLat {
             }
         }
         return 0;
+    }
+
+    /**
+     * A UD pair's step after SIDR ({@code rdma_cm_establish_ud_connection} and
+     * {@code rdma_cm_initialize_ud_connection_parameters}): the client takes the server's
+     * address, QPN and Q_Key from {@code event} (ESTABLISHED) and sends its own QPN; the server
+     * takes the client's QPN from that message, which the receive posted before accepting
+     * holds, and makes its address handle from the connect request's identifier.
+     */
+    private void udConnected(CmEvent event, Mr mr, Cq sendCq, Cq recvCq) throws IOException {
+        RdmaCmId id = event.id();
+        if (server != null) {
+            UdParam param = event.ud();
+            ah = mr.pd().ah(param.ahAttr());
+            remoteQpn = param.qpNum();
+            remoteQkey = param.qkey();
+            id.qp().postSend(new SendWr().wrId(0).opcode(WrOpcode.SEND_WITH_IMM).immData(id.qp().qpNum())
+                    .sge(new Sge(mr.addr(), Integer.BYTES, mr.lkey())).flags(SendFlags.SIGNALED)
+                    .ud(ah, remoteQpn, remoteQkey));
+            await(sendCq, "send of the UD connection parameters", 0);
+            return;
+        }
+        await(recvCq, "receive of the UD connection parameters", 0);
+        remoteQpn = wcs.immData(0);
+        remoteQkey = RdmaCmId.UDP_QKEY;
+        ah = mr.pd().ah(new AhAttr().grh(id.dgid(), gidIndex(id), HOP_LIMIT).portNum(id.portNum()));
+    }
+
+    /** The index of {@code id}'s source GID in its port's GID table. */
+    private static int gidIndex(RdmaCmId id) throws IOException {
+        Context ctx = id.context();
+        for (int i = 0; i < ctx.queryPort(id.portNum()).gidTblLen(); i++) {
+            if (ctx.queryGid(id.portNum(), i).equals(id.sgid())) {
+                return i;
+            }
+        }
+        throw new IOException("no GID " + id.sgid() + " on port " + id.portNum());
     }
 
     /** {@code run_iter_lat_send}: the server receives first; every send waits for its completion. */
@@ -268,7 +342,7 @@ public final class SendLat {
         System.out.println("                    Send Latency Test");
         System.out.println(" Dual-port       : OFF\t\tDevice         : " + device);
         System.out.println(" Number of qps   : 1\t\tTransport type : IB");
-        System.out.println(" Connection type : RC\t\tUsing SRQ      : OFF");
+        System.out.println(" Connection type : " + (ud ? "UD" : "RC") + "\t\tUsing SRQ      : OFF");
         System.out.println(" TX depth        : 1");
         System.out.println(" RX depth        : " + Math.min(iters, MAX_RX));
         System.out.println(" Mtu             : " + mtu.bytes() + "[B]");

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.jrdma.cm.RdmaCmId;
 import org.jrdma.examples.BwWriter.BwException;
 import org.jrdma.examples.PingpongExchange.ExchangeException;
@@ -23,15 +25,18 @@ import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.SendWr;
+import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.Verbs;
 import org.jrdma.verbs.VerbsDevice;
+import org.jrdma.verbs.WrOpcode;
 
 /**
- * perftest's {@code ib_write_bw} in Java, for its default case: RC, one queue pair, RDMA writes
- * from client to server, unidirectional; the queue pairs connected from the destinations
- * exchanged, or with {@code -R} by rdma_cm ({@link PerftestCm}). It speaks perftest 6.06's TCP
- * side channel ({@link PerftestChannel}), so either side may be the C tool, and prints perftest's
- * test description, addresses and result table.
+ * perftest's {@code ib_write_bw} in Java, for its default case: RC, RDMA writes from client to
+ * server, unidirectional; one queue pair connected from the destinations exchanged, or with
+ * {@code -R} one or more ({@code -q}) connected by rdma_cm ({@link PerftestCm}). It speaks
+ * perftest 6.06's TCP side channel ({@link PerftestChannel}), so either side may be the C tool,
+ * and prints perftest's test description, addresses and result table.
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp ... org.jrdma.examples.WriteBw -d rxe0 -x 0 -F           # server
@@ -41,7 +46,8 @@ import org.jrdma.verbs.VerbsDevice;
  * <p>The client writes ({@link BwWriter}); the server only waits, then prints the client's
  * report (of its last run, with {@code --runs}). Each side is one thread, and opens the device
  * confined to it ({@link Verbs#openConfined}). Not supported: other tests and transports
- * ({@code -c}), bidirectional runs ({@code -b}), all sizes ({@code -a}), several QPs, post lists,
+ * ({@code -c} other than RC), bidirectional runs ({@code -b}), all sizes ({@code -a}), several
+ * QPs without {@code -R}, post lists,
  * inline data, rdma_cm for the side channel ({@code -z}), dual port, limits, counters and the rest of perftest's options outside
  * {@link BwSettings}; the page size and cache line are taken as 4096 and 64 bytes; relaxed
  * ordering is not used.
@@ -52,12 +58,13 @@ public final class WriteBw {
     /** perftest's cache line size. */
     private static final int CACHE_LINE = 64;
     private static final int MIN_RNR_TIMER = 12;
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final BwSettings settings;
     private final Context ctx;
     private final String device;
     private final Arena arena;
-    private final int myPsn = new SecureRandom().nextInt() & 0xffffff;
+    private final int myPsn = psn();
 
     private WriteBw(BwSettings settings, Context ctx, String device, Arena arena) {
         this.settings = settings;
@@ -127,7 +134,7 @@ public final class WriteBw {
             }
             int cycleBuffer = Math.max(CYCLE_BUFFER, channel.exchange(CYCLE_BUFFER));
             int cacheLine = Math.max(CACHE_LINE, channel.exchange(CACHE_LINE));
-            Mtu mtu = localMtu(port);
+            Mtu mtu = localMtu(settings, port);
             Mtu remoteMtu = Mtu.fromValueOrNull(channel.exchangeMtu(mtu.value()));
             if (remoteMtu != null && remoteMtu.value() < mtu.value()) {
                 mtu = remoteMtu;
@@ -140,23 +147,33 @@ public final class WriteBw {
     private int exchangeAndRun(PerftestChannel channel, PortAttr port, Mtu mtu, int gidIndex, int cycleBuffer,
             int cacheLine) throws IOException, BwException {
         int buffSize = Math.max(settings.size(), cycleBuffer);
-        MemorySegment buf = arena.allocate(2L * buffSize, CYCLE_BUFFER);
+        int qps = settings.qps();
+        MemorySegment buf = arena.allocate(2L * qps * buffSize, CYCLE_BUFFER);
         Gid gid = gidIndex >= 0 ? ctx.queryGid(settings.ibPort(), gidIndex) : null;
         if (settings.rdmaCm()) {
             Resources[] made = new Resources[1];
+            Function<RdmaCmId, Qp> makeQp = id -> (made[0] = resources(id, buf, made[0])).qp();
             try (PerftestCm cm = settings.isClient()
-                    ? PerftestCm.connect(channel, settings.server(), settings.port(),
-                            id -> (made[0] = resources(id, buf, made[0])).qp())
-                    : PerftestCm.accept(channel, settings.port(), id -> (made[0] = resources(id, buf, null)).qp())) {
-                Resources r = new Resources(made[0].mr, made[0].cq, cm.qp());
-                PerftestDest mine = new PerftestDest(port.lid(), 1, r.qp.qpNum(), myPsn, r.mr.rkey(),
-                        r.mr.addr() + buffSize, gid, 0);
-                channel.handshake(mine);
-                System.out.println(mine.describe("local"));
-                PerftestDest remote = channel.handshake(mine);
-                System.out.println(remote.describe("remote"));
-                channel.handshake(mine);
-                return run(channel, r, mine, remote, cycleBuffer, cacheLine);
+                    ? PerftestCm.connect(channel, settings.server(), settings.port(), qps, false, makeQp, (i, e) -> { })
+                    : PerftestCm.accept(channel, settings.port(), qps, false, makeQp, (i, e) -> { })) {
+                Mr mr = made[0].mr;
+                List<Qp> connected = cm.qps();
+                PerftestDest[] mine = new PerftestDest[qps];
+                for (int i = 0; i < qps; i++) {
+                    mine[i] = new PerftestDest(port.lid(), 1, connected.get(i).qpNum(), i == 0 ? myPsn : psn(), mr.rkey(),
+                            mr.addr() + (long) (qps + i) * buffSize, gid, 0);
+                    channel.handshake(mine[i]);
+                }
+                for (PerftestDest dest : mine) {
+                    System.out.println(dest.describe("local"));
+                }
+                PerftestDest[] remote = new PerftestDest[qps];
+                for (int i = 0; i < qps; i++) {
+                    remote[i] = channel.handshake(mine[i]);
+                    System.out.println(remote[i].describe("remote"));
+                }
+                channel.handshake(mine[0]);
+                return run(channel, made[0].cq, connected, mr, buffSize, mine[0], remote, cycleBuffer, cacheLine);
             }
         }
         Resources r = resources(ctx.pd(), buf);
@@ -173,10 +190,16 @@ public final class WriteBw {
         connect(r.qp, remote, mtu, gidIndex);
         channel.handshake(mine);
         channel.handshake(mine);
-        return run(channel, r, mine, remote, cycleBuffer, cacheLine);
+        return run(channel, r.cq, List.of(r.qp), r.mr, buffSize, mine, new PerftestDest[] {remote}, cycleBuffer,
+                cacheLine);
     }
 
-    /** The buffer's registration, the completion queue and the queue pair of the test. */
+    /** A random first packet sequence number, as perftest's {@code lrand48() & 0xffffff}. */
+    private static int psn() {
+        return RANDOM.nextInt() & 0xffffff;
+    }
+
+    /** The buffer's registration, the completion queue and the (first) queue pair of the test. */
     private record Resources(Mr mr, Cq cq, Qp qp) {
     }
 
@@ -189,7 +212,8 @@ public final class WriteBw {
 
     /**
      * {@code ctx_init} with rdma_cm: the resources on the device of {@code id} (those of
-     * {@code previous}, an earlier try's, when not null), its queue pair made by
+     * {@code previous}, an earlier queue pair's or try's, when not null; the completion queue
+     * holds {@code tx-depth} completions of each queue pair), its queue pair made by
      * {@code rdma_create_qp} (librdmacm moves it to INIT with remote writes allowed).
      */
     private Resources resources(RdmaCmId id, MemorySegment buf, Resources previous) {
@@ -198,7 +222,7 @@ public final class WriteBw {
         }
         Pd pd = id.context().pd();
         Mr mr = pd.mr(buf, Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-        Cq cq = id.context().cq(settings.txDepth());
+        Cq cq = id.context().cq(settings.txDepth() * settings.qps());
         return new Resources(mr, cq, id.createQp(pd, init(cq)));
     }
 
@@ -206,12 +230,13 @@ public final class WriteBw {
         return new QpInitAttr(QpType.RC, cq, cq).cap(new QpCap(settings.txDepth(), 1, 1, 1, 0));
     }
 
-    /** From the result header on: the client writes and reports, the server prints the client's report. */
-    private int run(PerftestChannel channel, Resources r, PerftestDest mine, PerftestDest remote, int cycleBuffer,
-            int cacheLine) throws IOException, BwException {
-        Qp qp = r.qp;
-        Cq cq = r.cq;
-        Mr mr = r.mr;
+    /**
+     * From the result header on: the client writes on each of {@code qps} (from its part of the
+     * buffer, {@code buffSize} bytes each, to the {@code remote} one's) and reports, the server
+     * prints the client's report.
+     */
+    private int run(PerftestChannel channel, Cq cq, List<Qp> qps, Mr mr, int buffSize, PerftestDest mine,
+            PerftestDest[] remote, int cycleBuffer, int cacheLine) throws IOException, BwException {
         System.out.println(BwReport.RESULT_LINE);
         System.out.println(BwReport.header(settings.gbits()));
         if (!settings.isClient()) {
@@ -222,8 +247,14 @@ public final class WriteBw {
             System.out.println(BwReport.RESULT_LINE);
             return 0;
         }
-        BwWriter writer = new BwWriter(qp, cq, settings, mr.addr(), mr.lkey(), remote.vaddr(), remote.rkey(),
-                cycleBuffer, cacheLine);
+        List<BwWriter.Lane> lanes = new ArrayList<>();
+        for (int i = 0; i < qps.size(); i++) {
+            long local = mr.addr() + (long) i * buffSize;
+            lanes.add(new BwWriter.Lane(qps.get(i), new SendWr().opcode(WrOpcode.RDMA_WRITE)
+                    .sge(new Sge(local, settings.size(), mr.lkey())).rdma(remote[i].vaddr(), remote[i].rkey()), local,
+                    remote[i].vaddr()));
+        }
+        BwWriter writer = new BwWriter(cq, settings, lanes, cycleBuffer, cacheLine);
         writer.warmUp();
         if (settings.warmup() > 0) {
             writer.untimed(settings.warmup());
@@ -250,7 +281,7 @@ public final class WriteBw {
     }
 
     /** perftest's {@code set_mtu}: the port's active MTU unless a smaller valid one was asked for. */
-    private Mtu localMtu(PortAttr port) {
+    static Mtu localMtu(BwSettings settings, PortAttr port) {
         Mtu active = port.activeMtu();
         if (settings.mtu() == 0) {
             return active;
@@ -277,7 +308,7 @@ public final class WriteBw {
         System.out.println(BwReport.RESULT_LINE);
         System.out.println("                    RDMA_Write BW Test");
         System.out.println(" Dual-port       : OFF\t\tDevice         : " + device);
-        System.out.println(" Number of qps   : 1\t\tTransport type : IB");
+        System.out.println(" Number of qps   : " + settings.qps() + "\t\tTransport type : IB");
         System.out.println(" Connection type : RC\t\tUsing SRQ      : OFF");
         System.out.println(" PCIe relax order: OFF");
         System.out.println(" ibv_wr* API     : OFF");

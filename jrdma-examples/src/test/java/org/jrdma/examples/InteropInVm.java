@@ -47,6 +47,10 @@ public final class InteropInVm {
         List<String> latJava = Examples.java(SendLat.class);
         List<String> latC = List.of("ib_send_lat");
         List<String> cm = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "1000");
+        List<String> sendBwJava = Examples.java(SendBw.class);
+        List<String> sendBwC = List.of("ib_send_bw");
+        List<String> cmQps = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "200", "-q", "4");
+        List<String> cmUd = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "1000", "-c", "UD");
         return List.of(
                 new Scenario("rc_pingpong: Java server (-c checks the data), C client",
                         concat(rcJava, rc, List.of("-c", "-p", "19101")), concat(rcC, rc, List.of("-c", "-p", "19101"))),
@@ -69,14 +73,22 @@ public final class InteropInVm {
                 new Scenario("ud_pingpong: C server (-c checks the data), Java client on completion events",
                         concat(udC, ud, List.of("-c", "-p", "19109")),
                         concat(udJava, ud, List.of("-c", "-e", "-p", "19109"))),
-                new Scenario("ib_write_bw -R: Java server, C client",
-                        concat(bwJava, cm, List.of("-p", "19110")), concat(bwC, cm, List.of("-p", "19110"))),
-                new Scenario("ib_write_bw -R: C server, Java client",
-                        concat(bwC, cm, List.of("-p", "19111")), concat(bwJava, cm, List.of("-p", "19111"))),
+                new Scenario("ib_write_bw -R -q 4: Java server, C client",
+                        concat(bwJava, cmQps, List.of("-p", "19110")), concat(bwC, cmQps, List.of("-p", "19110"))),
+                new Scenario("ib_write_bw -R -q 4: C server, Java client",
+                        concat(bwC, cmQps, List.of("-p", "19111")), concat(bwJava, cmQps, List.of("-p", "19111"))),
                 new Scenario("ib_send_lat -R: Java server, C client",
                         concat(latJava, cm, List.of("-p", "19112")), concat(latC, cm, List.of("-p", "19112"))),
                 new Scenario("ib_send_lat -R: C server, Java client",
-                        concat(latC, cm, List.of("-p", "19113")), concat(latJava, cm, List.of("-p", "19113"))));
+                        concat(latC, cm, List.of("-p", "19113")), concat(latJava, cm, List.of("-p", "19113"))),
+                new Scenario("ib_send_bw -R -q 4: Java server, C client",
+                        concat(sendBwJava, cmQps, List.of("-p", "19114")), concat(sendBwC, cmQps, List.of("-p", "19114"))),
+                new Scenario("ib_send_bw -R -q 4: C server, Java client",
+                        concat(sendBwC, cmQps, List.of("-p", "19115")), concat(sendBwJava, cmQps, List.of("-p", "19115"))),
+                new Scenario("ib_send_lat -R -c UD: Java server, C client",
+                        concat(latJava, cmUd, List.of("-p", "19116")), concat(latC, cmUd, List.of("-p", "19116"))),
+                new Scenario("ib_send_lat -R -c UD: C server, Java client",
+                        concat(latC, cmUd, List.of("-p", "19117")), concat(latJava, cmUd, List.of("-p", "19117"))));
     }
 
     /**

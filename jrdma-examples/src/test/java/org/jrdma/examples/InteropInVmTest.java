@@ -22,8 +22,9 @@ import picocli.CommandLine;
 /**
  * The Java {@link RcPingpong}, {@link UdPingpong} and {@link WriteBw} against the C
  * {@code ibv_rc_pingpong}, {@code ibv_ud_pingpong} and {@code ib_write_bw}, each way round, with
- * rdma_cm ({@code -R}, the VM loading {@code rdma_ucm}) also {@code ib_write_bw} and
- * {@link SendLat} against {@code ib_send_lat} each way round, and
+ * rdma_cm ({@code -R}, the VM loading {@code rdma_ucm}) also {@code ib_write_bw} (four queue
+ * pairs), {@link SendLat} against {@code ib_send_lat} (RC and UD) and {@link SendBw} against
+ * {@code ib_send_bw} (four RC queue pairs) each way round, and
  * the tutorial's {@link RcFlow} between two Java processes, with real traffic on {@code rxe0}: {@link InteropInVm} runs
  * them all in one boot of the soft-RoCE VM, and each {@linkplain InteropInVm.Scenario scenario}
  * is checked here as a test of its own: both sides exit 0, each side's remote QPN is the other's
@@ -43,7 +44,7 @@ class InteropInVmTest {
     @TestFactory
     Stream<DynamicTest> javaAndCToolsTalk() {
         Peers.require(SoftRoceVm.isAvailable(), SoftRoceVm.unavailabilityCause());
-        VmResult result = SoftRoceVm.builder().module("rdma_ucm").build().runJava(Duration.ofMinutes(20), InteropInVm.class,
+        VmResult result = SoftRoceVm.builder().module("rdma_ucm").build().runJava(Duration.ofMinutes(30), InteropInVm.class,
                 List.of(RcPingpong.class, Verbs.class, Gid.class, CommandLine.class));
         String output = result.output();
         System.out.println("InteropInVm in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n" + output);
@@ -73,6 +74,29 @@ class InteropInVmTest {
             for (String side : List.of(server, client)) {
                 Matcher row = match(LAT_ROW, side);
                 assertTrue(Double.parseDouble(row.group(3)) > 0, "a typical latency\n" + block);
+                assertConnection(scenario, side, block);
+            }
+        } else if (scenario.name().startsWith("ib_send_bw")) {
+            int qps = Integer.parseInt(option(scenario.server(), "-q", "1"));
+            assertPeers(server, client, qps, block);
+            long iters = Long.parseLong(option(scenario.server(), "-n", "1000")) * qps;
+            Matcher clientRow = match(BW_ROW, client);
+            Matcher serverRow = match(BW_ROW, server);
+            long size = Long.parseLong(clientRow.group(1));
+            if (scenario.server().contains("UD")) {
+                assertTrue(size >= 256 && size <= 4096, "a UD message is cut to the MTU\n" + block);
+            } else {
+                assertEquals(65536, size, "the message size\n" + block);
+            }
+            for (Matcher row : List.of(clientRow, serverRow)) {
+                assertEquals(size, Long.parseLong(row.group(1)), "both sides' size\n" + block);
+                assertEquals(iters, Long.parseLong(row.group(2)), "every message of every QP counted\n" + block);
+                assertTrue(Double.parseDouble(row.group(4)) > 0, "a bandwidth\n" + block);
+            }
+            assertEquals("0.00", serverRow.group(3), "no peak on the server, as perftest's\n" + block);
+            for (String side : List.of(server, client)) {
+                assertConnection(scenario, side, block);
+                assertTrue(side.contains(" Number of qps   : " + qps + "\t"), "the number of QPs\n" + block);
             }
         } else if (scenario.name().startsWith("rc_flow")) {
             assertEquals(first(FLOW_QP, server), first(FLOW_PEER, client), "the client's peer QPN\n" + block);
@@ -91,8 +115,8 @@ class InteropInVmTest {
                         "the tutorial's QP values\n" + block);
             }
         } else {
-            assertEquals(first(BW_LOCAL, server), first(BW_REMOTE, client), "client's remote QPN\n" + block);
-            assertEquals(first(BW_LOCAL, client), first(BW_REMOTE, server), "server's remote QPN\n" + block);
+            int qps = Integer.parseInt(option(scenario.server(), "-q", "1"));
+            assertPeers(server, client, qps, block);
             Matcher m = match(BW_ROW, client);
             assertEquals(m.group(), match(BW_ROW, server).group(), "the server prints the client's report\n" + block);
             boolean duration = scenario.server().contains("-D");
@@ -101,10 +125,36 @@ class InteropInVmTest {
                 assertTrue(Long.parseLong(m.group(2)) > 0, block);
                 assertTrue(client.contains("BW average[Gb/sec]") && server.contains("BW average[Gb/sec]"), block);
             } else {
-                assertEquals("1000", m.group(2), block);
+                assertEquals(Long.parseLong(option(scenario.server(), "-n", "1000")) * qps, Long.parseLong(m.group(2)),
+                        block);
             }
             assertTrue(Double.parseDouble(m.group(4)) > 0, "a bandwidth\n" + block);
         }
+    }
+
+    /**
+     * Each side prints {@code qps} local and remote QPNs, and the QPNs each prints as local are
+     * those the other prints as remote (in any order: with several queue pairs, the i-th of one
+     * side need not meet the i-th of the other).
+     */
+    private static void assertPeers(String server, String client, int qps, String block) {
+        List<String> serverLocal = all(BW_LOCAL, server);
+        List<String> clientLocal = all(BW_LOCAL, client);
+        assertEquals(qps, serverLocal.size(), "the server's QPs\n" + block);
+        assertEquals(qps, clientLocal.size(), "the client's QPs\n" + block);
+        assertEquals(serverLocal, all(BW_REMOTE, client), "client's remote QPNs\n" + block);
+        assertEquals(clientLocal, all(BW_REMOTE, server), "server's remote QPNs\n" + block);
+    }
+
+    /** The side prints the connection type the scenario asked for: UD with {@code -c UD}, RC otherwise. */
+    private static void assertConnection(InteropInVm.Scenario scenario, String side, String block) {
+        String type = scenario.server().contains("UD") ? "UD" : "RC";
+        assertTrue(side.contains(" Connection type : " + type + "\t"), "the connection type\n" + block);
+    }
+
+    /** Group 1 of every match of {@code pattern} in {@code text}, sorted. */
+    private static List<String> all(Pattern pattern, String text) {
+        return pattern.matcher(text).results().map(r -> r.group(1)).sorted().toList();
     }
 
     /** Whether {@link RcFlow} printed a passed check containing {@code step}. */
