@@ -1,12 +1,13 @@
 package org.jrdma.tools;
 
 import java.util.Optional;
+import java.util.function.IntFunction;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.sa.SaPathRecord;
 import org.jrdma.iba.smp.SmpNodeInfo;
 import org.jrdma.iba.smp.SmpPortInfo;
-import org.jrdma.mad.GmpClient;
+import org.jrdma.mad.MadTransactor;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
 import org.jrdma.path.IBDRPath;
@@ -116,17 +117,18 @@ public record PathTarget(String text, int[] route, int lid, Guid portGuid) {
      * Where SMPs to the target go: its directed route or LID; a GUID or GID is resolved to the
      * port's LID ({@link #lid}).
      */
-    public SmpTarget smpTarget(SmpClient smp, GmpClient gmp) {
-        return route != null ? new SmpTarget.DirectedRoute(route) : new SmpTarget.Lid(lid(smp, gmp));
+    public SmpTarget smpTarget(SmpClient smp, MadTransactor sa, IntFunction<IBPath> saPath) {
+        return route != null ? new SmpTarget.DirectedRoute(route) : new SmpTarget.Lid(lid(smp, sa, saPath));
     }
 
     /**
      * The LID of the target's end port: the LID given, the one a directed route arrives at (its
      * PortInfo:LID, a switch's port 0), or the DLID of the SA's PathRecord from the local port to
-     * the GUID or GID (a SubnAdmGet at the local port's SM LID, as python-rdma's
-     * {@code resolve_path}).
+     * the GUID or GID (a SubnAdmGet on {@code saPath}'s path, which it is given the local port's
+     * SM LID for: python-rdma's {@code --sa-path} with {@code --smkey}, else the SA at that LID, as
+     * python-rdma's {@code resolve_path} asks it).
      */
-    public int lid(SmpClient smp, GmpClient gmp) {
+    public int lid(SmpClient smp, MadTransactor sa, IntFunction<IBPath> saPath) {
         if (route != null) {
             return smp.get(new SmpPortInfo(), new SmpTarget.DirectedRoute(route), 0).lid();
         }
@@ -138,7 +140,7 @@ public record PathTarget(String text, int[] route, int lid, Guid portGuid) {
         Guid localGuid = smp.get(new SmpNodeInfo(), self, 0).portGuid();
         long prefix = local.gidPrefix() != 0 ? local.gidPrefix() : Gid.DEFAULT_PREFIX;
         SaPathRecord query = new SaPathRecord().sgid(new Gid(prefix, localGuid.value())).dgid(new Gid(prefix, portGuid.value()));
-        return gmp.subnAdmGet(query, SaPathRecord.SGID_COMPONENT_MASK | SaPathRecord.DGID_COMPONENT_MASK, local.masterSmLid()).dlid();
+        return sa.subnAdmGet(query, SaPathRecord.SGID_COMPONENT_MASK | SaPathRecord.DGID_COMPONENT_MASK, saPath.apply(local.masterSmLid())).dlid();
     }
 
     /**

@@ -136,6 +136,15 @@ class PythonRdmaCommonOptionsTest {
         IbtoolRun unresolved = ours(fabric, "ibaddr", "-t", "200", "--sa-path", NOWHERE, "-G", guid);
         assertEquals(cUnresolved.stdout(), unresolved.out(), unresolved.err());
         assertEquals(cUnresolved.exitCode(), unresolved.exitCode());
+        // query's GUID target: its LID is the DLID of a PathRecord asked on --sa-path
+        String guidTarget = "0002:c903:0000:1041";
+        IbtoolRun queried = ours(fabric, "query", "--sa-path", smLid, "SubnGet", "SMPNodeInfo", guidTarget);
+        assertEquals(0, queried.exitCode(), queried.err());
+        assertTrue(queried.out().startsWith("NodeInfo\n"), queried.out());
+        IbtoolRun lost = ours(fabric, "query", "-t", "200", "--retries", "0", "--sa-path", NOWHERE, "SubnGet", "SMPNodeInfo", guidTarget);
+        assertNotEquals(0, lost.exitCode(), lost.out());
+        assertTrue(lost.out().startsWith("E: SubnAdmGet(PathRecord, mask 0xc) to IBPath(end_port='ibsim0/1', DLID=" + Integer.decode(NOWHERE) + ","),
+                lost.out());
         IbtoolRun hosts = ours(fabric, "ibhosts", "-t", "200", "--retries", "0", "--sa-path", NOWHERE);
         assertNotEquals(0, hosts.exitCode(), hosts.out());
         assertEquals("", hosts.out().replaceAll("(?m)^ibhosts: iberror: failed: .*\n", ""));

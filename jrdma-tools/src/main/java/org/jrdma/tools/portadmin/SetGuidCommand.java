@@ -1,5 +1,6 @@
 package org.jrdma.tools.portadmin;
 
+import java.util.function.IntFunction;
 import org.jrdma.RdmaException;
 import org.jrdma.iba.Guid;
 import org.jrdma.iba.sa.SaGuidInfoRecord;
@@ -66,12 +67,13 @@ public final class SetGuidCommand extends PackageFabricCommand {
         try {
             SmpPortInfo local = smp().get(new SmpPortInfo(), new SmpTarget.DirectedRoute(new int[0]), 0);
             int block = slotNumber / GUIDS_PER_BLOCK;
-            byte[] bytes = new SaGuidInfoRecord().lid(at.lid(smp(), gmp())).blockNum(block).toBytes();
+            IntFunction<IBPath> saPath = smLid -> python().saPath(engine().transport().endPort(), () -> IBPath.builder(null).dlid(smLid).build());
+            byte[] bytes = new SaGuidInfoRecord().lid(at.lid(smp(), transactor(), saPath)).blockNum(block).toBytes();
             value.writeTo(bytes, GUID_INFO_BYTE_OFFSET + GUID_BYTES * (slotNumber % GUIDS_PER_BLOCK));
             long mask = SaGuidInfoRecord.LID_COMPONENT_MASK | SaGuidInfoRecord.BLOCK_NUM_COMPONENT_MASK
                     | 1L << (FIRST_GUID_COMPONENT + slotNumber % GUIDS_PER_BLOCK);
             SaGuidInfoRecord answer = transactor().subnAdmSet(SaGuidInfoRecord.decode(bytes, 0), mask,
-                    python().saPath(engine().transport().endPort(), () -> IBPath.builder(null).dlid(local.masterSmLid()).build()));
+                    saPath.apply(local.masterSmLid()));
             if (jsonRequested()) {
                 return jsonDocument(answer, ExitCodes.OK);
             }

@@ -181,7 +181,7 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
     private <T extends IbaStruct & MadAttribute> List<IbaStruct> send(T request, long componentMask, PathTarget at) {
         long modifier = attributeModifier;
         return switch (method) {
-            case "SubnGet" -> List.of(smp().get(request, at == null ? new SmpTarget.DirectedRoute(new int[0]) : at.smpTarget(smp(), gmp()), modifier));
+            case "SubnGet" -> List.of(smp().get(request, at == null ? new SmpTarget.DirectedRoute(new int[0]) : at.smpTarget(smp(), transactor(), this::saPathAt), modifier));
             case "PerformanceGet" -> List.of(gmp().performanceGet(request, lidOf(at), modifier));
             case "SubnAdmGet" -> List.of(transactor().subnAdmGet(request, componentMask, saPath(at)));
             case "SubnAdmGetTable" -> List.copyOf(transactor().subnAdmGetTable(request, componentMask, modifier, saPath(at)));
@@ -192,15 +192,20 @@ public final class QueryCommand extends PackageFabricCommand implements HelpFoot
         };
     }
 
-    /** The target's LID, or the local port's. */
+    /** The target's LID (a GUID's resolved on {@link #saPathAt}), or the local port's. */
     private int lidOf(PathTarget at) {
-        return at != null ? at.lid(smp(), gmp()) : localPortInfo().lid();
+        return at != null ? at.lid(smp(), transactor(), this::saPathAt) : localPortInfo().lid();
     }
 
     /** The SA MADs' path: {@code --sa-path}'s, else to the target's LID or the local port's SM LID; with {@code --smkey}'s SM_Key. */
     private IBPath saPath(PathTarget at) {
         return python().saPath(engine().transport().endPort(),
-                () -> IBPath.builder(null).dlid(at != null ? at.lid(smp(), gmp()) : localPortInfo().masterSmLid()).build());
+                () -> IBPath.builder(null).dlid(at != null ? lidOf(at) : localPortInfo().masterSmLid()).build());
+    }
+
+    /** The SA MADs' path: {@code --sa-path}'s, else to {@code lid}; with {@code --smkey}'s SM_Key. */
+    private IBPath saPathAt(int lid) {
+        return python().saPath(engine().transport().endPort(), () -> IBPath.builder(null).dlid(lid).build());
     }
 
     private SmpPortInfo localPortInfo() {
