@@ -74,6 +74,15 @@ public final class DiscoveryOptions {
     }
 
     /**
+     * Whether any of the options was given: a command that reads what it needs of the subnet
+     * piecemeal, as the C tool does, then takes it from {@link #subnet} instead (python-rdma's
+     * {@code ibroute}).
+     */
+    public boolean given() {
+        return mode != null || cache != null || refresh;
+    }
+
+    /**
      * Checks the options before any MAD is sent: a known {@code --discovery} mode, and none but
      * SA when {@code toTheSa} ({@code --sa} or {@code --sa-path}, which imply it, as in python-rdma).
      *

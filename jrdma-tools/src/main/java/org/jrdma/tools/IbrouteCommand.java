@@ -18,6 +18,8 @@ import org.jrdma.iba.smp.SmpSwitchInfo;
 import org.jrdma.mad.MadException;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
+import org.jrdma.subnet.Node;
+import org.jrdma.subnet.Subnet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,7 +37,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "ibroute", mixinStandardHelpOptions = true,
         description = "Dump a switch's unicast (or, with -M, multicast) forwarding table.")
-final class IbrouteCommand extends FabricCommand {
+final class IbrouteCommand extends FabricCommand implements DiscoversSubnet {
     private static final int LIDS_PER_BLOCK = 64;
     private static final int MLIDS_PER_BLOCK = 32;
     private static final int PORTS_PER_MASK = 16;
@@ -169,7 +171,8 @@ final class IbrouteCommand extends FabricCommand {
                 }
             }
         }
-        Destinations destinations = brief ? null : Destinations.read(smp, map, shown, tables, start / LIDS_PER_BLOCK, nports);
+        Destinations destinations = brief ? null : discoveryOptions().given() ? Destinations.of(discover().subnet(), map, shown)
+                : Destinations.read(smp, map, shown, tables, start / LIDS_PER_BLOCK, nports);
         for (int lid : shown) {
             int port = tables.get(lid / LIDS_PER_BLOCK - start / LIDS_PER_BLOCK).value().portBlock(lid % LIDS_PER_BLOCK);
             if (json()) {
@@ -215,10 +218,13 @@ final class IbrouteCommand extends FabricCommand {
      * description, read with NodeDescription, PortInfo and NodeInfo SMPs to the LID. The C tool
      * reads them one LID at a time and remembers the LMC range of the last port it read, so the
      * other LIDs of that range print as {@code path #N out of M}; here every LID is read at once
-     * and the same rule is applied afterwards.
+     * and the same rule is applied afterwards. With python-rdma's discovery options
+     * ({@link DiscoveryOptions#given}) they come from the subnet those give (a cache file or a
+     * discovery) instead, as python-rdma's {@code ibroute} takes them.
      */
     private static final class Destinations {
-        private record Port(String description, SmpPortInfo portInfo, SmpNodeInfo nodeInfo) {
+        /** A destination end port: its node's description (or node-name-map name), LID, LMC, NodeType and PortGUID. */
+        private record Port(String description, int lid, int lmc, int nodeType, long portGuid) {
         }
 
         private final Map<Integer, ParallelReads.Outcome<Port>> ports = new HashMap<>();
@@ -237,10 +243,38 @@ final class IbrouteCommand extends FabricCommand {
                 String description = smp.get(new SmpNodeDescription(), to, 0).nodeString();
                 SmpPortInfo portInfo = smp.get(new SmpPortInfo(), to, 0);
                 SmpNodeInfo nodeInfo = smp.get(new SmpNodeInfo(), to, 0);
-                return new Port(map.name(nodeInfo.nodeGuid(), description), portInfo, nodeInfo);
+                return new Port(map.name(nodeInfo.nodeGuid(), description), portInfo.lid(), portInfo.lmc(), nodeInfo.nodeType(),
+                        nodeInfo.portGuid().value());
             });
             for (int i = 0; i < valid.size(); i++) {
                 d.ports.put(valid.get(i), read.get(i));
+            }
+            return d;
+        }
+
+        /**
+         * The destinations of the {@code shown} LIDs as {@code subnet} has them: the end port whose
+         * LID range holds the LID (a switch's port 0); a LID no port of the subnet has is an
+         * unknown node, as a LID no port answers is to the C tool.
+         */
+        static Destinations of(Subnet subnet, NodeNameMap map, List<Integer> shown) {
+            Map<Integer, org.jrdma.subnet.Port> byLid = new HashMap<>();
+            for (Node node : subnet.nodes()) {
+                for (org.jrdma.subnet.Port port : node.ports()) {
+                    if (port.lid() == 0 || node.isSwitch() && port.number() != 0) {
+                        continue;
+                    }
+                    for (int lid = port.lid(); lid < port.lid() + (1 << port.lmc()); lid++) {
+                        byLid.put(lid, port);
+                    }
+                }
+            }
+            Destinations d = new Destinations();
+            for (int lid : shown) {
+                org.jrdma.subnet.Port port = byLid.get(lid);
+                d.ports.put(lid, port == null ? new ParallelReads.Outcome<>(null, new RdmaException("LID " + lid + " is not in the subnet"))
+                        : new ParallelReads.Outcome<>(new Port(map.name(port.node().guid(), port.node().description()), port.lid(), port.lmc(),
+                                port.node().nodeTypeValue(), port.guid().value()), null));
             }
             return d;
         }
@@ -265,13 +299,12 @@ final class IbrouteCommand extends FabricCommand {
                 return ": (unknown node and type)";
             }
             Port port = outcome.value();
-            lastPortGuid = port.nodeInfo().portGuid().value();
-            int lmc = port.portInfo().lmc();
-            if (lmc > 0) {
-                base = port.portInfo().lid();
-                last = base + (1 << lmc) - 1;
+            lastPortGuid = port.portGuid();
+            if (port.lmc() > 0) {
+                base = port.lid();
+                last = base + (1 << port.lmc()) - 1;
             }
-            return String.format(": (%s portguid 0x%016x: '%s')", NodeType.describe(port.nodeInfo().nodeType()), lastPortGuid,
+            return String.format(": (%s portguid 0x%016x: '%s')", NodeType.describe(port.nodeType()), lastPortGuid,
                     port.description());
         }
     }

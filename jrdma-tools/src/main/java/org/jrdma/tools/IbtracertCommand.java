@@ -14,6 +14,8 @@ import org.jrdma.iba.smp.SmpPortInfo;
 import org.jrdma.iba.smp.SmpSwitchInfo;
 import org.jrdma.mad.SmpClient;
 import org.jrdma.mad.SmpTarget;
+import org.jrdma.subnet.Node;
+import org.jrdma.subnet.Subnet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,7 +36,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "ibtracert", mixinStandardHelpOptions = true,
         description = "Trace the unicast route between two ports through the switches' forwarding tables "
                 + "(with -m, the multicast route of an MLID through their multicast forwarding tables).")
-final class IbtracertCommand extends FabricCommand {
+final class IbtracertCommand extends FabricCommand implements DiscoversSubnet {
     /** ibtracert's MAXHOPS. */
     private static final int MAX_HOPS = 63;
     /** libibmad's directed-route array: 64 bytes, entry 0 the local port; extend_dpath keeps one spare. */
@@ -146,6 +148,12 @@ final class IbtracertCommand extends FabricCommand {
 
     private SmpClient smp;
     private NodeNameMap map;
+    /**
+     * The subnet python-rdma's discovery options give (a cache file or a discovery), whose nodes
+     * and ports the trace reads instead of each hop's NodeInfo, NodeDescription and PortInfo SMPs,
+     * as python-rdma's ibtracert does (the forwarding tables are still read); null without them.
+     */
+    private Subnet subnet;
     private SwitchState sw = new SwitchState(0, false);
 
     @Override
@@ -155,6 +163,7 @@ final class IbtracertCommand extends FabricCommand {
         Integer multicastLid = mlid == null ? null : mlid(mlid);
         map = names.map();
         smp = smp();
+        subnet = discoveryOptions().given() ? discover().subnet() : null;
         Destination from = src.resolve(smp, fabric);
         Destination to = dst.resolve(smp, fabric);
         boolean directed = address.kind() == RouteOrGuidOptions.Kind.DIRECTED_ROUTE;
@@ -349,10 +358,48 @@ final class IbtracertCommand extends FabricCommand {
     }
 
     private Hop hop(SmpTarget at) {
+        if (subnet != null) {
+            return hopInSubnet(at);
+        }
         SmpNodeInfo node = smp.get(new SmpNodeInfo(), at, 0);
         String description = map.name(node.nodeGuid(), printable(smp.get(new SmpNodeDescription(), at, 0).nodeString()));
         SmpPortInfo port = smp.get(new SmpPortInfo(), at, 0);
         return new Hop(node, description, port, node.localPortNum());
+    }
+
+    /**
+     * A hop as the subnet has it: the port a directed route arrives at, followed over the
+     * subnet's links from {@link Subnet#from()}, or the end port with the LID (a switch's port 0);
+     * its node's NodeInfo with the LocalPortNum and PortGUID an SMP arriving there would read, and
+     * the PortInfo an SMP with modifier 0 reads (a switch's port 0).
+     *
+     * @throws RdmaException if the subnet has no such port, as an SMP there would go unanswered
+     */
+    private Hop hopInSubnet(SmpTarget at) {
+        org.jrdma.subnet.Port arrived = switch (at) {
+            case SmpTarget.Lid(int lid) -> new PathTarget(null, null, lid, null).find(subnet).orElse(null);
+            case SmpTarget.DirectedRoute(int[] ports) -> {
+                Node node = subnet.from();
+                org.jrdma.subnet.Port port = node.port(node.isSwitch() ? 0 : node.info().localPortNum());
+                for (int hop : ports) {
+                    org.jrdma.subnet.Port out = node.port(hop);
+                    port = out == null ? null : out.remote();
+                    if (port == null) {
+                        break;
+                    }
+                    node = port.node();
+                }
+                yield port;
+            }
+        };
+        if (arrived == null) {
+            throw new RdmaException("the subnet has no port at " + at);
+        }
+        Node node = arrived.node();
+        org.jrdma.subnet.Port read = node.isSwitch() ? node.managementPort() : arrived;
+        int localPort = node.isSwitch() && arrived.number() == 0 ? node.info().localPortNum() : arrived.number();
+        SmpNodeInfo info = SmpNodeInfo.decode(node.info().toBytes(), 0).localPortNum(localPort).portGuid(read.guid());
+        return new Hop(info, map.name(node.guid(), printable(node.description())), read.info(), localPort);
     }
 
     private Hop hopOrFail(Route at) {

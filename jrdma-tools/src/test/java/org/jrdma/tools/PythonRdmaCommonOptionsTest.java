@@ -58,7 +58,7 @@ class PythonRdmaCommonOptionsTest {
     private static final Set<String> DISCOVERING = Set.of("dump_fts", "dump_lfts", "dump_mfts", "ibchecknet",
             "ibcheckstate", "ibcheckwidth", "ibcheckerrors", "ibclearcounters", "ibclearerrors", "ibdatacounters", "ibfindnodesusing",
             "ibhosts", "ibidsverify", "iblinkinfo", "ibnetdiscover", "ibnodes", "ibprintca", "ibprintrt", "ibprintswitch",
-            "ibqueryerrors", "ibrouters", "ibswitches", "set_port_state", "subnet_diff");
+            "ibqueryerrors", "ibroute", "ibrouters", "ibswitches", "ibtracert", "set_port_state", "subnet_diff");
 
     @Test
     @Order(1)
@@ -116,6 +116,35 @@ class PythonRdmaCommonOptionsTest {
             IbtoolRun ours = ours(fabric, tool, "--discovery", mode);
             assertEquals(c.exitCode(), ours.exitCode(), tool + " --discovery " + mode + "\n" + ours.err());
             assertEquals(IbtoolRun.withoutDate(c.stdout()), IbtoolRun.withoutDate(ours.out()), tool + " --discovery " + mode);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void ibrouteAndIbtracertReadTheSubnetTheOptionsGive(Fabric fabric, @TempDir Path dir) {
+        Matcher m = Pattern.compile(" lid (\\d+) ").matcher(fabric.runAt(AT, "ibswitches").orThrow().stdout());
+        assertTrue(m.find());
+        String lid = m.group(1);
+        ToolResult c = fabric.runAt(AT, "ibroute", lid).orThrow();
+        for (String mode : List.of("LID", "SA", "DR")) {
+            IbtoolRun ours = ours(fabric, "ibroute", "--discovery", mode, lid);
+            assertEquals(c.exitCode(), ours.exitCode(), ours.err());
+            assertEquals(c.stdout(), ours.out(), "ibroute --discovery " + mode);
+        }
+        Path cache = dir.resolve("ibroute.cache");
+        assertEquals(c.stdout(), ours(fabric, "ibroute", "--cache", cache.toString(), lid).out());
+        assertTrue(Files.isRegularFile(cache));
+        assertEquals(c.stdout(), ours(fabric, "ibroute", "--cache", cache.toString(), lid).out(), "ibroute read from its cache");
+        String smLid = smLid(fabric);
+        for (List<String> ends : List.of(List.of(smLid, lid), List.of(lid, smLid))) {
+            ToolResult traced = fabric.runAt(AT, "ibtracert", ends.get(0), ends.get(1)).orThrow();
+            for (String mode : List.of("LID", "SA", "DR")) {
+                IbtoolRun ours = ours(fabric, "ibtracert", "--discovery", mode, ends.get(0), ends.get(1));
+                assertEquals(traced.exitCode(), ours.exitCode(), ours.err());
+                assertEquals(traced.stdout(), ours.out(), "ibtracert --discovery " + mode + " " + ends);
+            }
+            assertEquals(traced.stdout(), ours(fabric, "ibtracert", "--cache", cache.toString(), ends.get(0), ends.get(1)).out(),
+                    "ibtracert read from ibroute's cache " + ends);
         }
     }
 
