@@ -1,6 +1,5 @@
 package org.jrdma.verbs;
 
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.verbs.ffi.IbvCq;
@@ -16,8 +15,8 @@ public final class Cq extends Resource {
     private final CompChannel channel;
     private final IbvCq handle;
     private final AtomicLong compEvents = new AtomicLong();
-    /** The lock serialising {@link #pollGuarded} with the queue's destruction, or null. */
-    private volatile ReentrantLock guard;
+    /** The lock serialising {@link #pollGuarded} with the queue's destruction ({@link #guardWith}). */
+    private final DestroyGuard guard = new DestroyGuard();
 
     private Cq(Context context, CompChannel channel, IbvCq handle) {
         this.context = context;
@@ -118,12 +117,7 @@ public final class Cq extends Resource {
      */
     public void guardWith(ReentrantLock lock) {
         checkOpen();
-        synchronized (this) {
-            if (guard != null) {
-                throw new IllegalStateException(describe() + " is guarded already");
-            }
-            guard = Objects.requireNonNull(lock, "lock");
-        }
+        guard.set(lock, describe());
     }
 
     /**
@@ -133,8 +127,7 @@ public final class Cq extends Resource {
      * @throws IllegalStateException if the caller does not hold the guard, or the queue is closed
      */
     public int pollGuarded(WcBuffer wcs) {
-        ReentrantLock lock = guard;
-        if (lock == null || !lock.isHeldByCurrentThread()) {
+        if (!guard.heldByCaller()) {
             throw new IllegalStateException("polling " + describe() + " without holding its guard");
         }
         if (!handle.isOpen()) {
@@ -184,17 +177,7 @@ public final class Cq extends Resource {
 
     @Override
     void release() {
-        ReentrantLock lock = guard;
-        if (lock == null) {
-            handle.close();
-            return;
-        }
-        lock.lock();
-        try {
-            handle.close();
-        } finally {
-            lock.unlock();
-        }
+        guard.destroy(handle::close);
     }
 
     @Override

@@ -55,8 +55,8 @@ public final class Qp extends Resource implements RecvQueue {
     private final Srq srq;
     private final IbvQp handle;
     private final boolean sqSigAll;
-    /** The lock serialising {@link PreparedWr#postGuarded} with the queue pair's destruction, or null. */
-    private volatile ReentrantLock guard;
+    /** The lock serialising {@link PreparedWr#postGuarded} with the queue pair's destruction ({@link #guardWith}). */
+    private final DestroyGuard guard = new DestroyGuard();
 
     private Qp(Pd pd, QpInitAttr init, IbvQp handle) {
         this.sqSigAll = init.sqSigAll();
@@ -439,18 +439,12 @@ public final class Qp extends Resource implements RecvQueue {
      */
     public void guardWith(ReentrantLock lock) {
         checkOpen();
-        synchronized (this) {
-            if (guard != null) {
-                throw new IllegalStateException(describe() + " is guarded already");
-            }
-            guard = Objects.requireNonNull(lock, "lock");
-        }
+        guard.set(lock, describe());
     }
 
     @Override
     boolean guardedByCaller() {
-        ReentrantLock lock = guard;
-        return lock != null && lock.isHeldByCurrentThread() && handle.isOpen();
+        return guard.heldByCaller() && handle.isOpen();
     }
 
     /**
@@ -568,17 +562,7 @@ public final class Qp extends Resource implements RecvQueue {
 
     @Override
     void release() {
-        ReentrantLock lock = guard;
-        if (lock == null) {
-            handle.close();
-            return;
-        }
-        lock.lock();
-        try {
-            handle.close();
-        } finally {
-            lock.unlock();
-        }
+        guard.destroy(handle::close);
     }
 
     @Override
