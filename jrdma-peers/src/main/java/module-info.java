@@ -3,6 +3,7 @@
  * simulated InfiniBand fabric (ibsim with OpenSM) and a soft-RoCE (rdma_rxe) virtual machine.
  */
 module org.jrdma.peers {
+    requires jdk.management;
     exports org.jrdma.testkit;
     exports org.jrdma.testkit.fabric;
     exports org.jrdma.testkit.vm;
