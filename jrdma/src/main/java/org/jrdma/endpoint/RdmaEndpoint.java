@@ -641,13 +641,22 @@ public final class RdmaEndpoint implements AutoCloseable {
         return closing || failure != null;
     }
 
-    /** Ends the endpoint with {@code cause}, failing what is queued and waking blocked callers. */
+    /**
+     * Ends the endpoint with {@code cause}, failing what is queued and what is posted (its
+     * completions, flushed or late, are no longer looked at) and waking blocked callers.
+     */
     void fail(Throwable cause) {
         if (failure == null) {
             // what fails while the endpoint closes (a post racing the close) is the close
             failure = closing ? new ClosedChannelException() : cause;
         }
         failAll(failure);
+        lock();
+        try {
+            slots.failPosted(failure);
+        } finally {
+            lock.unlock();
+        }
         wakeWaiters();
     }
 

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -32,16 +33,61 @@ public final class EndpointInVm {
     private static final int MESSAGES = 100;
 
     private final VmChecks checks = new VmChecks();
+    /** Runs only the checks whose names contain this. */
+    private final String only;
+    /** Runs each check this many times (a soak of the endpoints' concurrency). */
+    private final int repeat;
     private int nextPort = 7600;
 
-    private EndpointInVm() {
+    private EndpointInVm(String only, int repeat) {
+        this.only = only;
+        this.repeat = repeat;
     }
 
-    /** Runs every check. */
+    /**
+     * Runs every check once; {@code [NAME-PART [REPEAT]]} runs only the checks whose names
+     * contain {@code NAME-PART}, each {@code REPEAT} times.
+     */
     public static void main(String[] args) throws Exception {
-        EndpointInVm program = new EndpointInVm();
+        EndpointInVm program = new EndpointInVm(args.length > 0 ? args[0] : "",
+                args.length > 1 ? Integer.parseInt(args[1]) : 1);
         program.run();
         program.checks.exit();
+    }
+
+    private void check(String name, VmChecks.Check body) {
+        if (!name.contains(only)) {
+            return;
+        }
+        for (int i = 1; i <= repeat; i++) {
+            checks.check(repeat == 1 ? name : name + " #" + i, body);
+        }
+    }
+
+    /**
+     * Echoes {@link #MESSAGES} messages back to the peer; prints a failure before throwing it, as
+     * nobody waits on this side's future and the client alone would only see its echo never come.
+     */
+    private static Void echoBack(RdmaEndpoint peer) {
+        try {
+            for (int i = 0; i < MESSAGES - 1; i++) {
+                peer.send(peer.receive().join()).join();
+            }
+            CompletableFuture<Void> last = peer.send(peer.receive().join());
+            try {
+                last.join();
+            } catch (CompletionException e) {
+                // the client may close once it has its last echo, before this side sees the acknowledgement
+                if (!(e.getCause() instanceof ClosedChannelException)) {
+                    throw e;
+                }
+            }
+            return null;
+        } catch (RuntimeException e) {
+            System.out.println("  the server's echo failed: " + e);
+            e.printStackTrace(System.out);
+            throw e;
+        }
     }
 
     private InetSocketAddress address() throws Exception {
@@ -49,21 +95,22 @@ public final class EndpointInVm {
     }
 
     private void run() {
-        checks.check("echo in order", this::echo);
-        checks.check("credits make a fast sender wait for a slow receiver, no RNR", this::credits);
-        checks.check("four endpoints on virtual threads", this::manyOnVirtualThreads);
-        checks.check("eight endpoints sharing one completion queue and thread per side", this::sharedGroup);
-        checks.check("RDMA write and read to a RemoteBuffer handed over in a message", this::oneSided);
-        checks.check("allocation per message in steady state", this::allocation);
-        checks.check("blocking send and receive in order, nothing allocated per message",
+        check("echo in order", this::echo);
+        check("credits make a fast sender wait for a slow receiver, no RNR", this::credits);
+        check("four endpoints on virtual threads", this::manyOnVirtualThreads);
+        check("eight endpoints sharing one completion queue and thread per side", this::sharedGroup);
+        check("RDMA write and read to a RemoteBuffer handed over in a message", this::oneSided);
+        check("allocation per message in steady state", this::allocation);
+        check("blocking send and receive in order, nothing allocated per message",
                 () -> blockingForm(PollingMode.EVENT));
-        checks.check("callers polling the completion queue (BUSY), in order, nothing allocated per message",
+        check("callers polling the completion queue (BUSY), in order, nothing allocated per message",
                 () -> blockingForm(PollingMode.BUSY));
-        checks.check("callers polling the completion queue, then parking (ADAPTIVE), in order, nothing allocated per message",
+        check("callers polling the completion queue, then parking (ADAPTIVE), in order, nothing allocated per message",
                 () -> blockingForm(PollingMode.ADAPTIVE));
-        checks.check("blocking send and receive after a disconnect throw ClosedChannelException", this::blockingClosed);
-        checks.check("close fails pending sends and receives", this::closeFailsPending);
-        checks.check("peer disconnect fails pending receives", this::peerDisconnect);
+        check("blocking send and receive after a disconnect throw ClosedChannelException", this::blockingClosed);
+        check("close fails pending sends and receives", this::closeFailsPending);
+        check("peer disconnect fails pending receives", this::peerDisconnect);
+        check("an RDMA write the peer refuses fails its future and ends the endpoint", this::refusedWrite);
     }
 
     private static ByteBuffer text(String s) {
@@ -131,12 +178,7 @@ public final class EndpointInVm {
                 for (int c = 0; c < clients; c++) {
                     RdmaEndpoint peer = server.accept(WAIT);
                     peers.add(peer);
-                    threads.submit(() -> {
-                        for (int i = 0; i < MESSAGES; i++) {
-                            peer.send(peer.receive().join()).join();
-                        }
-                        return null;
-                    });
+                    threads.submit(() -> echoBack(peer));
                 }
                 return peers;
             });
@@ -169,15 +211,11 @@ public final class EndpointInVm {
         try (RdmaServer server = RdmaServer.listen(at);
                 EndpointGroup servers = new EndpointGroup(clients);
                 ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Void>> echoes = new CopyOnWriteArrayList<>();
             Future<?> serving = threads.submit(() -> {
                 for (int c = 0; c < clients; c++) {
                     RdmaEndpoint peer = server.accept(servers, WAIT);
-                    threads.submit(() -> {
-                        for (int i = 0; i < MESSAGES; i++) {
-                            peer.send(peer.receive().join()).join();
-                        }
-                        return null;
-                    });
+                    echoes.add(threads.submit(() -> echoBack(peer)));
                 }
                 return null;
             });
@@ -211,6 +249,9 @@ public final class EndpointInVm {
             }
             for (Future<String> r : results) {
                 equal("ok", r.get(WAIT.toMillis() * 3, TimeUnit.MILLISECONDS), "client");
+            }
+            for (Future<Void> e : echoes) {
+                e.get(WAIT.toMillis(), TimeUnit.MILLISECONDS); // the server saw each of its sends acknowledged
             }
             group.close();
             equal(0, group.size(), "endpoints after the group closed");
@@ -480,6 +521,43 @@ public final class EndpointInVm {
                 CompletableFuture<ByteBuffer> pending = peer.receive();
                 client.close();
                 expectClosed(pending);
+            }
+        }
+    }
+
+    /**
+     * An RDMA WRITE with a wrong rkey: the peer's queue pair refuses it (remote access error),
+     * the error completion fails that write's future, and the endpoint ends with it: a send
+     * after fails with the same error. Nothing waits for ever on a work request whose completion came in error.
+     */
+    private void refusedWrite() throws Exception {
+        InetSocketAddress at = address();
+        try (RdmaServer server = RdmaServer.listen(at);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+                Arena arena = Arena.ofShared()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
+            try (RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT); RdmaEndpoint peer = accepted.get()) {
+                RegisteredBuffer exposed = peer.register(arena.allocate(4096, 4096));
+                RemoteBuffer remote = exposed.remote();
+                RemoteBuffer wrongKey = new RemoteBuffer(remote.address(), remote.rkey() ^ 0x100, remote.length());
+                RegisteredBuffer local = client.register(arena.allocate(4096, 4096));
+                CompletableFuture<Void> refused = client.write(local, 0, 4096, wrongKey, 0);
+                try {
+                    refused.get(30, TimeUnit.SECONDS);
+                    throw new AssertionError("a write with a wrong rkey was acknowledged");
+                } catch (java.util.concurrent.ExecutionException expected) {
+                    System.out.println("  refused: " + expected.getCause());
+                    require(!(expected.getCause() instanceof ClosedChannelException), "the completion's error, not a close: "
+                            + expected.getCause());
+                }
+                try {
+                    client.send(text("after the refused write")).get(30, TimeUnit.SECONDS);
+                    throw new AssertionError("a send on the ended endpoint completed");
+                } catch (java.util.concurrent.ExecutionException expected) {
+                    equal(refused.exceptionNow().getClass(), expected.getCause().getClass(), "the send's failure");
+                }
+                local.close();
+                exposed.close();
             }
         }
     }

@@ -29,7 +29,8 @@ class EndpointInVmTest {
             "callers polling the completion queue, then parking (ADAPTIVE), in order, nothing allocated per message",
             "blocking send and receive after a disconnect throw ClosedChannelException",
             "close fails pending sends and receives",
-            "peer disconnect fails pending receives");
+            "peer disconnect fails pending receives",
+            "an RDMA write the peer refuses fails its future and ends the endpoint");
 
     @TestFactory
     Stream<DynamicTest> endpointsOnSoftRoce() {
