@@ -36,7 +36,7 @@ import picocli.CommandLine;
  * all there, from real traffic on both sides, and that the ratios are computed, is what is checked.
  */
 class VerbsBenchmarkInVmTest {
-    private static final int ROUNDS = 3;
+    private static final int ROUNDS = 2;
     private static final Pattern ROUND = Pattern.compile(
             "(?m)^(latency usec/iter|bandwidth MB/s|qp-ex latency usec/iter) round (\\d+): C ([0-9.]+) Java ([0-9.]+)$");
     private static final Pattern TABLE_ROW = Pattern.compile("(?m)^(RC ping-pong latency, usec/iter|RDMA write"

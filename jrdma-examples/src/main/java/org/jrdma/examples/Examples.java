@@ -125,7 +125,8 @@ public final class Examples {
 
     /**
      * Runs {@code server} and {@code client} as a {@link PeerPair} and prints the block
-     * {@code === SCENARIO name}, each side's exit status, command line and output, {@code === END name}.
+     * {@code === SCENARIO name}, each side's exit status, command line and output, {@code === END name},
+     * then {@code === TOOK <ms> ms: name}, the pair's wall time.
      */
     static PeerPair.Result runAndPrint(String name, List<String> server, List<String> client, int port, Duration timeout) {
         return runAndPrint(name, server, client, port, false, timeout);
@@ -134,13 +135,16 @@ public final class Examples {
     /** As {@link #runAndPrint(String, List, List, int, Duration)}, the server listening with rdma_cm when {@code rdmaCm}. */
     static PeerPair.Result runAndPrint(String name, List<String> server, List<String> client, int port, boolean rdmaCm,
             Duration timeout) {
+        long start = System.nanoTime();
         PeerPair.Result result = PeerPair.run(server, client, port, rdmaCm, timeout);
+        long millis = (System.nanoTime() - start) / 1_000_000;
         System.out.println("=== SCENARIO " + name);
         System.out.println("--- server exit " + result.serverExit() + ": " + String.join(" ", server));
         System.out.print(result.serverOutput());
         System.out.println("--- client exit " + result.clientExit() + ": " + String.join(" ", client));
         System.out.print(result.clientOutput());
         System.out.println("=== END " + name);
+        System.out.println("=== TOOK " + millis + " ms: " + name);
         return result;
     }
 
