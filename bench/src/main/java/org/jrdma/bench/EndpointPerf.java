@@ -175,8 +175,10 @@ public final class EndpointPerf {
                 client.echo(s.size, s.iters, rtt);
                 Arrays.sort(rtt);
                 double average = Arrays.stream(rtt).average().orElse(0) / 1e3;
-                System.out.printf("echo: %d bytes, %d round trips, typical %.2f usec, average %.2f usec%n", s.size,
-                        s.iters, rtt[rtt.length / 2] / 1e3, average);
+                System.out.printf("echo: %d bytes, %d round trips, typical %.2f usec, average %.2f usec,"
+                        + " 99th percentile %.2f usec, longest %.2f usec, %d over 1 ms%n", s.size, s.iters,
+                        rtt[rtt.length / 2] / 1e3, average, rtt[(int) (rtt.length * 0.99)] / 1e3, rtt[rtt.length - 1] / 1e3,
+                        Arrays.stream(rtt).filter(t -> t > 1_000_000).count());
                 for (List<RdmaEndpoint> endpoints : streams) {
                     long nanos = client.stream(endpoints, s.bwSize, s.bwIters);
                     long messages = s.bwIters / endpoints.size() * (long) endpoints.size();
