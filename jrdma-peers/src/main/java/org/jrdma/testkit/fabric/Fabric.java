@@ -514,6 +514,7 @@ public final class Fabric implements AutoCloseable {
         Process p = start(pb, command);
         console = new IbsimConsole(p, log);
         awaitLog(p, log, "Network simulator ready", "ibsim");
+        console.awaitListening(options.startupTimeout());
     }
 
     /**

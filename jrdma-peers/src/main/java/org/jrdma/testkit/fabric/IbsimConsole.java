@@ -62,13 +62,7 @@ final class IbsimConsole {
             long n = ++sequence;
             String begin = "# jrdma begins " + n + " #";
             String end = "# jrdma applied " + n + " #";
-            try {
-                stdin.write((begin + "\n" + command + "\n" + end + "\n").getBytes(StandardCharsets.ISO_8859_1));
-                stdin.flush();
-            } catch (IOException e) {
-                throw new FabricException("cannot write to ibsim's console (ibsim "
-                        + (process.isAlive() ? "running" : "exited") + "): " + e.getMessage(), e);
-            }
+            write(begin + "\n" + command + "\n" + end + "\n");
             long deadline = System.nanoTime() + timeout.toNanos();
             int from = awaitLocked(begin, deadline, timeout, command) + begin.length();
             int to = awaitLocked(end, deadline, timeout, command);
@@ -80,6 +74,35 @@ final class IbsimConsole {
             return reply;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until ibsim reads its console, which proves its control socket ({@code <name>:ctl}) is
+     * bound. ibsim prints "Network simulator ready" before it binds that socket, so a client that
+     * connects as soon as it sees the line can be refused.
+     *
+     * @throws FabricException if ibsim exits or does not read its console within {@code timeout}
+     */
+    synchronized void awaitListening(Duration timeout) {
+        lock.lock();
+        try {
+            String marker = "# jrdma listening " + ++sequence + " #";
+            write(marker + "\n");
+            int at = awaitLocked(marker, System.nanoTime() + timeout.toNanos(), timeout, marker);
+            transcript.delete(0, at + marker.length());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void write(String lines) {
+        try {
+            stdin.write(lines.getBytes(StandardCharsets.ISO_8859_1));
+            stdin.flush();
+        } catch (IOException e) {
+            throw new FabricException("cannot write to ibsim's console (ibsim "
+                    + (process.isAlive() ? "running" : "exited") + "): " + e.getMessage(), e);
         }
     }
 

@@ -9,8 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.jrdma.testkit.fabric.Fabric;
 import org.jrdma.testkit.fabric.FabricException;
 import org.jrdma.testkit.fabric.ToolResult;
@@ -39,6 +41,24 @@ class FabricLifecycleTest {
         assertFalse(Files.exists(fabric.workDir()));
         fabric.close(); // idempotent
         assertThrows(IllegalStateException.class, () -> fabric.run("smpquery", "-D", "nodeinfo", "0"));
+    }
+
+    /**
+     * ibsim prints "Network simulator ready" before it binds its control socket; a client that
+     * connected on seeing the line was once refused in CI. The window is microseconds, so this
+     * guards the contract (the socket is bound when start returns) rather than replaying the race.
+     */
+    @Test
+    void startReturnsOnlyOnceIbsimsControlSocketIsBound() throws Exception {
+        Fabric.Options noSm = Fabric.Options.defaults().withSubnetManager(false);
+        for (int i = 0; i < 5; i++) {
+            try (Fabric fabric = Fabric.start(Topology.bundled("single-switch"), noSm)) {
+                // /proc/net/unix shows an abstract name with a leading @, and its NUL padding as @s.
+                String ctl = "@" + fabric.socketName() + ":ctl";
+                assertTrue(Files.readAllLines(Path.of("/proc/net/unix")).stream()
+                        .anyMatch(line -> line.matches(".* " + Pattern.quote(ctl) + "@*")), ctl + " is not bound");
+            }
+        }
     }
 
     @Test
