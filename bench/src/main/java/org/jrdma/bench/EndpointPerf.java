@@ -155,7 +155,7 @@ public final class EndpointPerf {
                 streams.add(endpoints);
             }
             long[] pollers = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals("rdma-endpoint-group")).mapToLong(Thread::threadId).toArray();
+                    .filter(t -> t.getName().startsWith(EndpointGroup.THREAD_NAME_PREFIX)).mapToLong(Thread::threadId).toArray();
             Client client = new Client(arena, echo, pollers);
             client.echo(s.size, s.warmup, null);
             for (List<RdmaEndpoint> endpoints : streams) {

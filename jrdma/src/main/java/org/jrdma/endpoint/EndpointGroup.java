@@ -31,6 +31,9 @@ import org.jrdma.verbs.ffi.PollFds;
  * own in {@link PollingMode#EVENT}. The completion queue is made on the device of the first
  * endpoint; all must be on it.
  *
+ * <p>The thread is named {@code rdma-endpoint-group-N}, N counting the groups made in this JVM
+ * ({@link #threadName()}), so thread dumps and profiles tell groups apart.
+ *
  * <p>{@link #close()} closes the group's endpoints, stops the thread and destroys the completion
  * queue and channel.
  */
@@ -55,6 +58,9 @@ public final class EndpointGroup implements AutoCloseable {
     /** After a caller last polled, the thread leaves the completion queue to callers this long, without arming it. */
     private static final long LINGER_NANOS = 2_000_000L;
     private static final int LINGER_MILLIS = 2;
+    /** The prefix of every group thread's name. */
+    public static final String THREAD_NAME_PREFIX = "rdma-endpoint-group-";
+    private static final AtomicInteger GROUPS = new AtomicInteger();
     /** The longest sleep, after which the thread looks at the connections' events (a peer's disconnect). */
     private static final int SLEEP_MILLIS = 100;
 
@@ -99,7 +105,12 @@ public final class EndpointGroup implements AutoCloseable {
         }
         this.maxEndpoints = maxEndpoints;
         this.mode = Objects.requireNonNull(mode, "mode");
-        this.poller = Thread.ofPlatform().daemon().name("rdma-endpoint-group").start(this::poll);
+        this.poller = Thread.ofPlatform().daemon().name(THREAD_NAME_PREFIX + GROUPS.incrementAndGet()).start(this::poll);
+    }
+
+    /** The name of this group's thread: {@link #THREAD_NAME_PREFIX} and the group's number in this JVM. */
+    public String threadName() {
+        return poller.getName();
     }
 
     /** How many endpoints this group holds now. */

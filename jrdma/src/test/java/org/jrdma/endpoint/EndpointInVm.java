@@ -14,7 +14,9 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -207,6 +209,7 @@ public final class EndpointInVm {
     private void sharedGroup() throws Exception {
         InetSocketAddress at = address();
         int clients = 8;
+        Set<String> before = groupThreads();
         EndpointGroup group = new EndpointGroup(clients);
         try (RdmaServer server = RdmaServer.listen(at);
                 EndpointGroup servers = new EndpointGroup(clients);
@@ -226,9 +229,9 @@ public final class EndpointInVm {
             serving.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
             equal(clients, group.size(), "endpoints in the client group");
             equal(clients, servers.size(), "endpoints in the server group");
-            long pollers = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals("rdma-endpoint-group")).count();
-            equal(2L, pollers, "polling threads for " + 2 * clients + " endpoints");
+            Set<String> pollers = groupThreads();
+            pollers.removeAll(before);
+            equal(Set.of(group.threadName(), servers.threadName()), pollers, "polling threads for " + 2 * clients + " endpoints");
             try {
                 RdmaEndpoint.connect(at, group, WAIT);
                 throw new AssertionError("a ninth endpoint joined a group of eight");
@@ -318,8 +321,7 @@ public final class EndpointInVm {
                 }
                 return null;
             });
-            Thread poller = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals("rdma-endpoint-group")).findFirst().orElseThrow();
+            Thread poller = groupThread(group);
             ByteBuffer message = ByteBuffer.allocate(16);
             for (int i = 0; i < warmUp; i++) {
                 client.send(message).join();
@@ -399,8 +401,7 @@ public final class EndpointInVm {
                 client.send(message);
                 client.receive(in);
             }
-            Thread poller = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals("rdma-endpoint-group")).findFirst().orElseThrow();
+            Thread poller = groupThread(group);
             Thread me = Thread.currentThread();
             long pollerBefore = allocated.of(poller);
             long peerBefore = allocated.of(echoing);
@@ -421,7 +422,7 @@ public final class EndpointInVm {
             if (mode != PollingMode.ADAPTIVE) {
                 // EVENT parks, BUSY polls: every thread, the group's idle one included, allocates nothing
                 require(caller + echoer + polling < rounds, (caller + echoer + polling) + " bytes allocated over " + rounds
-                        + " round trips");
+                        + " round trips (" + poller.getName() + " of " + groupThreads() + ")");
             } else {
                 // ADAPTIVE falls back to parking when a wait outlasts its 20 ms of polling, which a
                 // loaded host makes happen: the messaging threads must still allocate nothing, and
@@ -473,6 +474,23 @@ public final class EndpointInVm {
                 }
             }
         }
+    }
+
+    /** The names of the endpoint group threads alive now. */
+    private static Set<String> groupThreads() {
+        Set<String> names = new HashSet<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(EndpointGroup.THREAD_NAME_PREFIX)) {
+                names.add(t.getName());
+            }
+        }
+        return names;
+    }
+
+    /** The thread of {@code group}: measured by name, never another check's group still ending. */
+    private static Thread groupThread(EndpointGroup group) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(group.threadName()))
+                .findFirst().orElseThrow(() -> new AssertionError("no thread " + group.threadName()));
     }
 
     /**
