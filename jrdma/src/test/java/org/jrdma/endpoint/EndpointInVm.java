@@ -123,51 +123,59 @@ public final class EndpointInVm {
         return StandardCharsets.UTF_8.decode(b).toString();
     }
 
-    private void echo() throws Exception {
+    /** A check on a connected client and the peer a fresh server accepted for it. */
+    private interface PairCheck {
+        void run(InetSocketAddress at, RdmaEndpoint client, RdmaEndpoint peer, ExecutorService threads, Arena arena)
+                throws Exception;
+    }
+
+    /**
+     * Connects a client to a new server at the next port, runs {@code check} with them, threads
+     * for its tasks and memory, then closes the endpoints (a check may close either first), waits
+     * for its tasks, and frees the memory and the server.
+     */
+    private void connected(PairCheck check) throws Exception {
         InetSocketAddress at = address();
         try (RdmaServer server = RdmaServer.listen(at);
+                Arena arena = Arena.ofShared();
                 ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
             try (RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT); RdmaEndpoint peer = accepted.get()) {
-                equal(at, client.remoteAddress(), "client's remote address");
-                threads.submit(() -> {
-                    for (int i = 0; i < MESSAGES; i++) {
-                        peer.send(peer.receive().join()).join();
-                    }
-                    return null;
-                });
-                List<CompletableFuture<Void>> sent = new ArrayList<>();
-                for (int i = 0; i < MESSAGES; i++) {
-                    sent.add(client.send(text("message " + i)));
-                }
-                for (int i = 0; i < MESSAGES; i++) {
-                    equal("message " + i, text(client.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)), "echo " + i);
-                }
-                CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                check.run(at, client, peer, threads, arena);
             }
         }
     }
 
-    private void credits() throws Exception {
-        InetSocketAddress at = address();
-        try (RdmaServer server = RdmaServer.listen(at);
-                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
-            try (RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT); RdmaEndpoint peer = accepted.get()) {
-                List<CompletableFuture<Void>> sent = new ArrayList<>();
-                for (int i = 0; i < MESSAGES; i++) {
-                    sent.add(client.send(text("burst " + i)));
-                }
-                Thread.sleep(1000);
-                long done = sent.stream().filter(CompletableFuture::isDone).count();
-                System.out.println("  sends completed while nobody received: " + done);
-                equal((long) RdmaEndpoint.RECEIVES, done, "sends completed before the receiver took any");
-                for (int i = 0; i < MESSAGES; i++) {
-                    equal("burst " + i, text(peer.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)), "message " + i);
-                }
-                CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    private void echo() throws Exception {
+        connected((at, client, peer, threads, arena) -> {
+            equal(at, client.remoteAddress(), "client's remote address");
+            threads.submit(() -> echoBack(peer));
+            List<CompletableFuture<Void>> sent = new ArrayList<>();
+            for (int i = 0; i < MESSAGES; i++) {
+                sent.add(client.send(text("message " + i)));
             }
-        }
+            for (int i = 0; i < MESSAGES; i++) {
+                equal("message " + i, text(client.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)), "echo " + i);
+            }
+            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        });
+    }
+
+    private void credits() throws Exception {
+        connected((at, client, peer, threads, arena) -> {
+            List<CompletableFuture<Void>> sent = new ArrayList<>();
+            for (int i = 0; i < MESSAGES; i++) {
+                sent.add(client.send(text("burst " + i)));
+            }
+            Thread.sleep(1000);
+            long done = sent.stream().filter(CompletableFuture::isDone).count();
+            System.out.println("  sends completed while nobody received: " + done);
+            equal((long) RdmaEndpoint.RECEIVES, done, "sends completed before the receiver took any");
+            for (int i = 0; i < MESSAGES; i++) {
+                equal("burst " + i, text(peer.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)), "message " + i);
+            }
+            CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        });
     }
 
     private void manyOnVirtualThreads() throws Exception {
@@ -265,38 +273,32 @@ public final class EndpointInVm {
     }
 
     private void oneSided() throws Exception {
-        InetSocketAddress at = address();
-        try (RdmaServer server = RdmaServer.listen(at);
-                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-                Arena arena = Arena.ofShared()) {
-            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
-            try (RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT); RdmaEndpoint peer = accepted.get()) {
-                RegisteredBuffer exposed = peer.register(arena.allocate(4096, 4096));
-                exposed.memory().setString(0, "the peer's data", StandardCharsets.US_ASCII);
-                peer.send(exposed.remote().encode(ByteBuffer.allocate(RemoteBuffer.BYTES)).flip()).join();
-                RemoteBuffer remote = RemoteBuffer.decode(client.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
-                equal(exposed.remote(), remote, "remote buffer after the message");
-                RegisteredBuffer local = client.register(arena.allocate(4096, 4096));
-                local.memory().setString(100, "written by the client", StandardCharsets.US_ASCII);
-                client.write(local, 100, 22, remote, 1000).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                equal("written by the client", exposed.memory().getString(1000, StandardCharsets.US_ASCII),
-                        "peer's memory after the write");
-                client.read(local, 2000, 16, remote, 0).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                equal("the peer's data", local.memory().getString(2000, StandardCharsets.US_ASCII),
-                        "local memory after the read");
-                try {
-                    client.write(local, 0, 8, remote, 4090);
-                    throw new AssertionError("a write past the remote buffer's end was accepted");
-                } catch (IndexOutOfBoundsException expected) {
-                    System.out.println("  past the end: " + expected.getMessage());
-                }
-                client.send(text("after one-sided")).join();
-                equal("after one-sided", text(peer.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)),
-                        "messages still flow");
-                local.close();
-                exposed.close();
+        connected((at, client, peer, threads, arena) -> {
+            RegisteredBuffer exposed = peer.register(arena.allocate(4096, 4096));
+            exposed.memory().setString(0, "the peer's data", StandardCharsets.US_ASCII);
+            peer.send(exposed.remote().encode(ByteBuffer.allocate(RemoteBuffer.BYTES)).flip()).join();
+            RemoteBuffer remote = RemoteBuffer.decode(client.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+            equal(exposed.remote(), remote, "remote buffer after the message");
+            RegisteredBuffer local = client.register(arena.allocate(4096, 4096));
+            local.memory().setString(100, "written by the client", StandardCharsets.US_ASCII);
+            client.write(local, 100, 22, remote, 1000).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            equal("written by the client", exposed.memory().getString(1000, StandardCharsets.US_ASCII),
+                    "peer's memory after the write");
+            client.read(local, 2000, 16, remote, 0).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            equal("the peer's data", local.memory().getString(2000, StandardCharsets.US_ASCII),
+                    "local memory after the read");
+            try {
+                client.write(local, 0, 8, remote, 4090);
+                throw new AssertionError("a write past the remote buffer's end was accepted");
+            } catch (IndexOutOfBoundsException expected) {
+                System.out.println("  past the end: " + expected.getMessage());
             }
-        }
+            client.send(text("after one-sided")).join();
+            equal("after one-sided", text(peer.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)),
+                    "messages still flow");
+            local.close();
+            exposed.close();
+        });
     }
 
     /**
@@ -449,31 +451,24 @@ public final class EndpointInVm {
 
     /** A blocking receive waiting when the peer disconnects, and a send after it, throw {@link ClosedChannelException}. */
     private void blockingClosed() throws Exception {
-        InetSocketAddress at = address();
-        try (RdmaServer server = RdmaServer.listen(at);
-                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-                Arena arena = Arena.ofShared()) {
-            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
-            RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT);
-            try (RdmaEndpoint peer = accepted.get()) {
-                MemorySegment buffer = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
-                Future<Integer> waiting = threads.submit(() -> peer.receive(buffer));
-                Thread.sleep(200);
-                client.close();
-                try {
-                    waiting.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-                    throw new AssertionError("a receive completed after the peer disconnected");
-                } catch (java.util.concurrent.ExecutionException e) {
-                    require(e.getCause() instanceof ClosedChannelException, "cause " + e.getCause());
-                }
-                try {
-                    client.send(buffer.asSlice(0, 8));
-                    throw new AssertionError("a send on a closed endpoint returned");
-                } catch (ClosedChannelException expected) {
-                    System.out.println("  send after close: ClosedChannelException");
-                }
+        connected((at, client, peer, threads, arena) -> {
+            MemorySegment buffer = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
+            Future<Integer> waiting = threads.submit(() -> peer.receive(buffer));
+            Thread.sleep(200);
+            client.close();
+            try {
+                waiting.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                throw new AssertionError("a receive completed after the peer disconnected");
+            } catch (java.util.concurrent.ExecutionException e) {
+                require(e.getCause() instanceof ClosedChannelException, "cause " + e.getCause());
             }
-        }
+            try {
+                client.send(buffer.asSlice(0, 8));
+                throw new AssertionError("a send on a closed endpoint returned");
+            } catch (ClosedChannelException expected) {
+                System.out.println("  send after close: ClosedChannelException");
+            }
+        });
     }
 
     /** The names of the endpoint group threads alive now. */
@@ -513,34 +508,22 @@ public final class EndpointInVm {
     }
 
     private void closeFailsPending() throws Exception {
-        InetSocketAddress at = address();
-        try (RdmaServer server = RdmaServer.listen(at);
-                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
-            RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT);
-            try (RdmaEndpoint peer = accepted.get()) {
-                CompletableFuture<ByteBuffer> pending = client.receive();
-                client.close();
-                expectClosed(pending);
-                expectClosed(client.receive());
-                expectClosed(client.send(text("late")));
-                require(peer != null, "peer");
-            }
-        }
+        connected((at, client, peer, threads, arena) -> {
+            CompletableFuture<ByteBuffer> pending = client.receive();
+            client.close();
+            expectClosed(pending);
+            expectClosed(client.receive());
+            expectClosed(client.send(text("late")));
+            require(peer != null, "peer");
+        });
     }
 
     private void peerDisconnect() throws Exception {
-        InetSocketAddress at = address();
-        try (RdmaServer server = RdmaServer.listen(at);
-                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
-            RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT);
-            try (RdmaEndpoint peer = accepted.get()) {
-                CompletableFuture<ByteBuffer> pending = peer.receive();
-                client.close();
-                expectClosed(pending);
-            }
-        }
+        connected((at, client, peer, threads, arena) -> {
+            CompletableFuture<ByteBuffer> pending = peer.receive();
+            client.close();
+            expectClosed(pending);
+        });
     }
 
     /**
@@ -549,35 +532,29 @@ public final class EndpointInVm {
      * after fails with the same error. Nothing waits for ever on a work request whose completion came in error.
      */
     private void refusedWrite() throws Exception {
-        InetSocketAddress at = address();
-        try (RdmaServer server = RdmaServer.listen(at);
-                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-                Arena arena = Arena.ofShared()) {
-            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
-            try (RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT); RdmaEndpoint peer = accepted.get()) {
-                RegisteredBuffer exposed = peer.register(arena.allocate(4096, 4096));
-                RemoteBuffer remote = exposed.remote();
-                RemoteBuffer wrongKey = new RemoteBuffer(remote.address(), remote.rkey() ^ 0x100, remote.length());
-                RegisteredBuffer local = client.register(arena.allocate(4096, 4096));
-                CompletableFuture<Void> refused = client.write(local, 0, 4096, wrongKey, 0);
-                try {
-                    refused.get(30, TimeUnit.SECONDS);
-                    throw new AssertionError("a write with a wrong rkey was acknowledged");
-                } catch (java.util.concurrent.ExecutionException expected) {
-                    System.out.println("  refused: " + expected.getCause());
-                    require(!(expected.getCause() instanceof ClosedChannelException), "the completion's error, not a close: "
-                            + expected.getCause());
-                }
-                try {
-                    client.send(text("after the refused write")).get(30, TimeUnit.SECONDS);
-                    throw new AssertionError("a send on the ended endpoint completed");
-                } catch (java.util.concurrent.ExecutionException expected) {
-                    equal(refused.exceptionNow().getClass(), expected.getCause().getClass(), "the send's failure");
-                }
-                local.close();
-                exposed.close();
+        connected((at, client, peer, threads, arena) -> {
+            RegisteredBuffer exposed = peer.register(arena.allocate(4096, 4096));
+            RemoteBuffer remote = exposed.remote();
+            RemoteBuffer wrongKey = new RemoteBuffer(remote.address(), remote.rkey() ^ 0x100, remote.length());
+            RegisteredBuffer local = client.register(arena.allocate(4096, 4096));
+            CompletableFuture<Void> refused = client.write(local, 0, 4096, wrongKey, 0);
+            try {
+                refused.get(30, TimeUnit.SECONDS);
+                throw new AssertionError("a write with a wrong rkey was acknowledged");
+            } catch (java.util.concurrent.ExecutionException expected) {
+                System.out.println("  refused: " + expected.getCause());
+                require(!(expected.getCause() instanceof ClosedChannelException), "the completion's error, not a close: "
+                        + expected.getCause());
             }
-        }
+            try {
+                client.send(text("after the refused write")).get(30, TimeUnit.SECONDS);
+                throw new AssertionError("a send on the ended endpoint completed");
+            } catch (java.util.concurrent.ExecutionException expected) {
+                equal(refused.exceptionNow().getClass(), expected.getCause().getClass(), "the send's failure");
+            }
+            local.close();
+            exposed.close();
+        });
     }
 
     private static void expectClosed(CompletableFuture<?> future) throws Exception {
