@@ -28,8 +28,6 @@ import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWr;
 import org.jrdma.verbs.SendWr;
 import org.jrdma.verbs.Sge;
-import org.jrdma.verbs.Verbs;
-import org.jrdma.verbs.VerbsDevice;
 import org.jrdma.verbs.WcBuffer;
 import org.jrdma.verbs.WrOpcode;
 
@@ -59,12 +57,6 @@ import org.jrdma.verbs.WrOpcode;
  * {@code --warmup} and {@code --runs}, whose extra sends the server would not expect.
  */
 public final class SendBw {
-    /** perftest's cycle buffer: the page size. */
-    private static final int CYCLE_BUFFER = 4096;
-    /** perftest's cache line size. */
-    private static final int CACHE_LINE = 64;
-    /** perftest's {@code UD_ADDITION}: the GRH in front of a UD message in its receive buffer. */
-    private static final int UD_ADDITION = 40;
     /** perftest's {@code CTX_POLL_BATCH}: completions taken per poll. */
     private static final int POLL_BATCH = 16;
     /** How long the server waits for the next message: perftest's {@code check_alive}, two 60 s alarms. */
@@ -96,41 +88,16 @@ public final class SendBw {
 
     /** Runs {@code ib_send_bw -R} with {@code args}; exits 0 on success, 1 on failure. */
     public static void main(String[] args) {
-        BwSettings settings;
-        try {
-            settings = BwSettings.parseSend(args);
-        } catch (UsageException e) {
-            System.err.println(e.getMessage());
-            System.exit(1);
-            return;
-        }
-        if (settings == null) {
-            System.out.print(BwSettings.SEND_USAGE);
-            System.exit(1);
-        }
-        System.exit(run(settings));
+        Perftest.bwMain(args, BwSettings::parseSend, BwSettings.SEND_USAGE, SendBw::test);
     }
 
     /** Runs one side; returns the exit status, printing what failed on standard error. */
     static int run(BwSettings settings) {
-        try {
-            List<VerbsDevice> devices = Verbs.devices();
-            String device = settings.device() != null ? settings.device()
-                    : devices.isEmpty() ? null : devices.getFirst().name();
-            if (device == null || devices.stream().noneMatch(d -> d.name().equals(device))) {
-                System.err.println(" Unable to find the Infiniband/RoCE device");
-                return 1;
-            }
-            try (Arena arena = Arena.ofConfined(); Context named = Verbs.openConfined(device)) {
-                return new SendBw(settings, named, device, arena).test();
-            }
-        } catch (BwException | IOException e) {
-            System.err.println(e.getMessage());
-            return 1;
-        } catch (RuntimeException e) {
-            System.err.println(e);
-            return 1;
-        }
+        return Perftest.runBw(settings, SendBw::test);
+    }
+
+    private static int test(BwSettings settings, Context named, String device, Arena arena) throws BwException, IOException {
+        return new SendBw(settings, named, device, arena).test();
     }
 
     private int test() throws BwException, IOException {
@@ -142,10 +109,7 @@ public final class SendBw {
             settings = settings.withSize(mtu.bytes());
         }
         if (!settings.isClient()) {
-            System.out.println();
-            System.out.println("************************************");
-            System.out.println("* Waiting for client to connect... *");
-            System.out.println("************************************");
+            Perftest.printWaiting();
         }
         try (PerftestChannel channel = settings.isClient() ? PerftestChannel.connectCm(settings.server(), settings.port())
                 : PerftestChannel.acceptCm(settings.port())) {
@@ -154,8 +118,8 @@ public final class SendBw {
                 throw new IOException("perftest version " + version + " on the other side is older than "
                         + PerftestChannel.OLDEST_VERSION + ", which this does not speak");
             }
-            int cycleBuffer = Math.max(CYCLE_BUFFER, channel.exchange(CYCLE_BUFFER));
-            int cacheLine = Math.max(CACHE_LINE, channel.exchange(CACHE_LINE));
+            int cycleBuffer = Math.max(Perftest.CYCLE_BUFFER, channel.exchange(Perftest.CYCLE_BUFFER));
+            int cacheLine = Math.max(Perftest.CACHE_LINE, channel.exchange(Perftest.CACHE_LINE));
             Mtu remoteMtu = Mtu.fromValueOrNull(channel.exchangeMtu(mtu.value()));
             if (remoteMtu != null && remoteMtu.value() < mtu.value()) {
                 mtu = remoteMtu;
@@ -170,7 +134,7 @@ public final class SendBw {
         int qps = settings.qps();
         int buffSize = Math.max(settings.size(), cycleBuffer);
         long slot = (buffSize + cacheLine - 1L) / cacheLine * cacheLine;
-        MemorySegment buf = arena.allocate(2 * qps * slot + (settings.ud() ? cacheLine : 0), CYCLE_BUFFER);
+        MemorySegment buf = arena.allocate(2 * qps * slot + (settings.ud() ? cacheLine : 0), Perftest.CYCLE_BUFFER);
         ahs = new Ah[qps];
         remoteQpns = new int[qps];
         remoteQkeys = new int[qps];
@@ -259,7 +223,7 @@ public final class SendBw {
      * (which starts {@code receiveHalf} bytes in), with room for the GRH on UD.
      */
     private PreparedRecv[] postReceives(List<Qp> qps, long receiveHalf) {
-        int length = settings.size() + (settings.ud() ? UD_ADDITION : 0);
+        int length = settings.size() + (settings.ud() ? Perftest.UD_ADDITION : 0);
         long slot = receiveHalf / qps.size();
         PreparedRecv[] recvs = new PreparedRecv[qps.size()];
         for (int i = 0; i < qps.size(); i++) {
@@ -335,14 +299,6 @@ public final class SendBw {
             System.out.println(" RX depth        : " + settings.rxDepth());
         }
         System.out.println(" CQ Moderation   : " + settings.cqMod());
-        System.out.println(" Mtu             : " + mtu.bytes() + "[B]");
-        System.out.println(" Link type       : " + (ethernet ? "Ethernet" : "IB"));
-        if (gidIndex != -1) {
-            System.out.println(" GID index       : " + gidIndex);
-        }
-        System.out.println(" Max inline data : 0[B]");
-        System.out.println(" rdma_cm QPs\t : ON");
-        System.out.println(" Data ex. method : rdma_cm");
-        System.out.println(BwReport.RESULT_LINE);
+        Perftest.printLinkAndExchange(mtu, ethernet, gidIndex, true);
     }
 }

@@ -31,7 +31,6 @@ import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWr;
 import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.Verbs;
-import org.jrdma.verbs.VerbsDevice;
 import org.jrdma.verbs.WcBuffer;
 import org.jrdma.verbs.WrOpcode;
 import picocli.CommandLine.Option;
@@ -63,14 +62,10 @@ import picocli.CommandLine.Parameters;
  * as perftest does.
  */
 public final class SendLat {
-    private static final int CYCLE_BUFFER = 4096;
-    private static final int CACHE_LINE = 64;
     /** perftest's {@code LAT_MEASURE_TAIL}: the largest gaps left out of the statistics. */
     private static final int MEASURE_TAIL = 2;
     private static final int MAX_RX = 128;
     private static final long SPIN_LIMIT_NANOS = 30_000_000_000L;
-    /** perftest's {@code UD_ADDITION}: the GRH in front of a UD message in its receive buffer. */
-    private static final int UD_ADDITION = 40;
     /** The hop limit of the server's UD address handle. */
     private static final int HOP_LIMIT = 64;
 
@@ -138,10 +133,8 @@ public final class SendLat {
     }
 
     private int test() throws IOException, ExchangeException {
-        List<VerbsDevice> devices = Verbs.devices();
-        String device = options.device != null ? options.device : devices.isEmpty() ? null : devices.getFirst().name();
-        if (device == null || devices.stream().noneMatch(d -> d.name().equals(device))) {
-            System.err.println(" Unable to find the Infiniband/RoCE device");
+        String device = Perftest.device(options.device);
+        if (device == null) {
             return 1;
         }
         int ibPort = (int) options.ibPort;
@@ -151,10 +144,7 @@ public final class SendLat {
             int gidIndex = options.gidIndex == -1 && ethernet ? 0 : (int) options.gidIndex;
             Gid gid = gidIndex >= 0 ? named.queryGid(ibPort, gidIndex) : null;
             if (server == null) {
-                System.out.println();
-                System.out.println("************************************");
-                System.out.println("* Waiting for client to connect... *");
-                System.out.println("************************************");
+                Perftest.printWaiting();
             }
             try (PerftestChannel channel = server != null ? PerftestChannel.connectCm(server, (int) options.port)
                     : PerftestChannel.acceptCm((int) options.port)) {
@@ -162,15 +152,15 @@ public final class SendLat {
                     throw new IOException("the perftest version on the other side is older than "
                             + PerftestChannel.OLDEST_VERSION + ", which this does not speak");
                 }
-                channel.exchange(CYCLE_BUFFER);
-                channel.exchange(CACHE_LINE);
+                channel.exchange(Perftest.CYCLE_BUFFER);
+                channel.exchange(Perftest.CACHE_LINE);
                 Mtu mtu = port.activeMtu();
                 Mtu remoteMtu = Mtu.fromValueOrNull(channel.exchangeMtu(mtu.value()));
                 if (remoteMtu != null && remoteMtu.value() < mtu.value()) {
                     mtu = remoteMtu;
                 }
-                int slot = Math.max(size + UD_ADDITION, CACHE_LINE);
-                MemorySegment buf = arena.allocate(2L * slot, CYCLE_BUFFER);
+                int slot = Math.max(size + Perftest.UD_ADDITION, Perftest.CACHE_LINE);
+                MemorySegment buf = arena.allocate(2L * slot, Perftest.CYCLE_BUFFER);
                 int rx = Math.min(iters, MAX_RX);
                 Mr[] mr = new Mr[1];
                 Cq[] cqs = new Cq[2];
@@ -184,7 +174,7 @@ public final class SendLat {
                     Qp qp = id.createQp(mr[0].pd(), new QpInitAttr(ud ? QpType.UD : QpType.RC, cqs[0], cqs[1])
                             .cap(new QpCap(1, rx, 1, 1, 0)));
                     if (ud && server == null) {
-                        qp.postRecv(new RecvWr().wrId(0).sge(new Sge(mr[0].addr() + slot, UD_ADDITION + Integer.BYTES,
+                        qp.postRecv(new RecvWr().wrId(0).sge(new Sge(mr[0].addr() + slot, Perftest.UD_ADDITION + Integer.BYTES,
                                 mr[0].lkey())));
                     }
                     return qp;
@@ -214,7 +204,7 @@ public final class SendLat {
                             .sge(new Sge(mr[0].addr(), size, mr[0].lkey())).flags(SendFlags.SIGNALED);
                     PreparedSend send = qp.prepareSend(ud ? ping.ud(ah, remoteQpn, remoteQkey) : ping);
                     PreparedRecv recv = qp.prepareRecv(new RecvWr().wrId(0).sge(new Sge(mr[0].addr() + slot,
-                            size + (ud ? UD_ADDITION : 0), mr[0].lkey())));
+                            size + (ud ? Perftest.UD_ADDITION : 0), mr[0].lkey())));
                     for (int i = 0; i < rx; i++) {
                         recv.post();
                     }
@@ -345,14 +335,6 @@ public final class SendLat {
         System.out.println(" Connection type : " + (ud ? "UD" : "RC") + "\t\tUsing SRQ      : OFF");
         System.out.println(" TX depth        : 1");
         System.out.println(" RX depth        : " + Math.min(iters, MAX_RX));
-        System.out.println(" Mtu             : " + mtu.bytes() + "[B]");
-        System.out.println(" Link type       : " + (ethernet ? "Ethernet" : "IB"));
-        if (gidIndex != -1) {
-            System.out.println(" GID index       : " + gidIndex);
-        }
-        System.out.println(" Max inline data : 0[B]");
-        System.out.println(" rdma_cm QPs\t : ON");
-        System.out.println(" Data ex. method : rdma_cm");
-        System.out.println(BwReport.RESULT_LINE);
+        Perftest.printLinkAndExchange(mtu, ethernet, gidIndex, true);
     }
 }

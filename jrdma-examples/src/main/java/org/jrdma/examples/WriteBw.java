@@ -28,7 +28,6 @@ import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.SendWr;
 import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.Verbs;
-import org.jrdma.verbs.VerbsDevice;
 import org.jrdma.verbs.WrOpcode;
 
 /**
@@ -53,10 +52,6 @@ import org.jrdma.verbs.WrOpcode;
  * ordering is not used.
  */
 public final class WriteBw {
-    /** perftest's cycle buffer: the page size. */
-    private static final int CYCLE_BUFFER = 4096;
-    /** perftest's cache line size. */
-    private static final int CACHE_LINE = 64;
     private static final int MIN_RNR_TIMER = 12;
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -75,41 +70,17 @@ public final class WriteBw {
 
     /** Runs {@code ib_write_bw} with {@code args}; exits 0 on success, 1 on failure. */
     public static void main(String[] args) {
-        BwSettings settings;
-        try {
-            settings = BwSettings.parse(args);
-        } catch (UsageException e) {
-            System.err.println(e.getMessage());
-            System.exit(1);
-            return;
-        }
-        if (settings == null) {
-            System.out.print(BwSettings.USAGE);
-            System.exit(1);
-        }
-        System.exit(run(settings));
+        Perftest.bwMain(args, BwSettings::parse, BwSettings.USAGE, WriteBw::test);
     }
 
     /** Runs one side; returns the exit status, printing what failed on standard error. */
     static int run(BwSettings settings) {
-        try {
-            List<VerbsDevice> devices = Verbs.devices();
-            String device = settings.device() != null ? settings.device()
-                    : devices.isEmpty() ? null : devices.getFirst().name();
-            if (device == null || devices.stream().noneMatch(d -> d.name().equals(device))) {
-                System.err.println(" Unable to find the Infiniband/RoCE device");
-                return 1;
-            }
-            try (Arena arena = Arena.ofConfined(); Context ctx = Verbs.openConfined(device)) {
-                return new WriteBw(settings, ctx, device, arena).test();
-            }
-        } catch (ExchangeException | BwException | IOException e) {
-            System.err.println(e.getMessage());
-            return 1;
-        } catch (RuntimeException e) {
-            System.err.println(e);
-            return 1;
-        }
+        return Perftest.runBw(settings, WriteBw::test);
+    }
+
+    private static int test(BwSettings settings, Context ctx, String device, Arena arena)
+            throws ExchangeException, BwException, IOException {
+        return new WriteBw(settings, ctx, device, arena).test();
     }
 
     private int test() throws ExchangeException, BwException, IOException {
@@ -117,10 +88,7 @@ public final class WriteBw {
         boolean ethernet = port.linkLayer() == PortAttr.LINK_LAYER_ETHERNET;
         int gidIndex = settings.gidIndex() == -1 && ethernet ? 0 : settings.gidIndex();
         if (!settings.isClient()) {
-            System.out.println();
-            System.out.println("************************************");
-            System.out.println("* Waiting for client to connect... *");
-            System.out.println("************************************");
+            Perftest.printWaiting();
         }
         try (PerftestChannel channel = settings.rdmaCm()
                 ? settings.isClient() ? PerftestChannel.connectCm(settings.server(), settings.port())
@@ -132,8 +100,8 @@ public final class WriteBw {
                 throw new IOException("perftest version " + version + " on the other side is older than "
                         + PerftestChannel.OLDEST_VERSION + ", which this does not speak");
             }
-            int cycleBuffer = Math.max(CYCLE_BUFFER, channel.exchange(CYCLE_BUFFER));
-            int cacheLine = Math.max(CACHE_LINE, channel.exchange(CACHE_LINE));
+            int cycleBuffer = Math.max(Perftest.CYCLE_BUFFER, channel.exchange(Perftest.CYCLE_BUFFER));
+            int cacheLine = Math.max(Perftest.CACHE_LINE, channel.exchange(Perftest.CACHE_LINE));
             Mtu mtu = localMtu(settings, port);
             Mtu remoteMtu = Mtu.fromValueOrNull(channel.exchangeMtu(mtu.value()));
             if (remoteMtu != null && remoteMtu.value() < mtu.value()) {
@@ -148,7 +116,7 @@ public final class WriteBw {
             int cacheLine) throws IOException, BwException {
         int buffSize = Math.max(settings.size(), cycleBuffer);
         int qps = settings.qps();
-        MemorySegment buf = arena.allocate(2L * qps * buffSize, CYCLE_BUFFER);
+        MemorySegment buf = arena.allocate(2L * qps * buffSize, Perftest.CYCLE_BUFFER);
         Gid gid = gidIndex >= 0 ? ctx.queryGid(settings.ibPort(), gidIndex) : null;
         if (settings.rdmaCm()) {
             Resources[] made = new Resources[1];
@@ -316,15 +284,7 @@ public final class WriteBw {
             System.out.println(" TX depth        : " + settings.txDepth());
         }
         System.out.println(" CQ Moderation   : " + settings.cqMod());
-        System.out.println(" Mtu             : " + mtu.bytes() + "[B]");
-        System.out.println(" Link type       : " + (ethernet ? "Ethernet" : "IB"));
-        if (gidIndex != -1) {
-            System.out.println(" GID index       : " + gidIndex);
-        }
-        System.out.println(" Max inline data : 0[B]");
-        System.out.println(" rdma_cm QPs\t : " + (settings.rdmaCm() ? "ON" : "OFF"));
-        System.out.println(" Data ex. method : " + (settings.rdmaCm() ? "rdma_cm" : "Ethernet"));
-        System.out.println(BwReport.RESULT_LINE);
+        Perftest.printLinkAndExchange(mtu, ethernet, gidIndex, settings.rdmaCm());
     }
 
     /** perftest's {@code ctx_modify_qp_to_rtr} and {@code _rts} for an RC write test. */

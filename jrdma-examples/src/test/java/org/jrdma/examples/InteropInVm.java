@@ -3,6 +3,7 @@ package org.jrdma.examples;
 import static org.jrdma.examples.Examples.concat;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -51,44 +52,42 @@ public final class InteropInVm {
         List<String> sendBwC = List.of("ib_send_bw");
         List<String> cmQps = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "200", "-q", "4");
         List<String> cmUd = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "1000", "-c", "UD");
-        return List.of(
-                new Scenario("rc_pingpong: Java server (-c checks the data), C client",
-                        concat(rcJava, rc, List.of("-c", "-p", "19101")), concat(rcC, rc, List.of("-c", "-p", "19101"))),
-                new Scenario("rc_pingpong: C server (-c checks the data), Java client on completion events",
-                        concat(rcC, rc, List.of("-c", "-p", "19102")),
-                        concat(rcJava, rc, List.of("-c", "-e", "-p", "19102"))),
-                new Scenario("ib_write_bw: Java server, C client",
-                        concat(bwJava, bw, List.of("-p", "19103")), concat(bwC, bw, List.of("-p", "19103"))),
-                new Scenario("ib_write_bw: C server, Java client",
-                        concat(bwC, bw, List.of("-p", "19104")), concat(bwJava, bw, List.of("-p", "19104"))),
-                new Scenario("ib_write_bw: C server, Java client, 2 s of 4 KiB writes in Gbit/s",
-                        concat(bwC, duration, List.of("-p", "19105")), concat(bwJava, duration, List.of("-p", "19105"))),
-                new Scenario("rc_flow: Java server, Java client (RDMA write and read, send/recv, atomics)",
-                        concat(flowJava, List.of("--server", "-d", "rxe0", "-p", "19106")),
-                        concat(flowJava, List.of("-d", "rxe0", "-p", "19106"))),
-                new Scenario("ud_pingpong: Java server (-c checks the data), Java client",
-                        concat(udJava, ud, List.of("-c", "-p", "19107")), concat(udJava, ud, List.of("-c", "-p", "19107"))),
-                new Scenario("ud_pingpong: Java server (-c checks the data), C client",
-                        concat(udJava, ud, List.of("-c", "-p", "19108")), concat(udC, ud, List.of("-c", "-p", "19108"))),
-                new Scenario("ud_pingpong: C server (-c checks the data), Java client on completion events",
-                        concat(udC, ud, List.of("-c", "-p", "19109")),
-                        concat(udJava, ud, List.of("-c", "-e", "-p", "19109"))),
-                new Scenario("ib_write_bw -R -q 4: Java server, C client",
-                        concat(bwJava, cmQps, List.of("-p", "19110")), concat(bwC, cmQps, List.of("-p", "19110"))),
-                new Scenario("ib_write_bw -R -q 4: C server, Java client",
-                        concat(bwC, cmQps, List.of("-p", "19111")), concat(bwJava, cmQps, List.of("-p", "19111"))),
-                new Scenario("ib_send_lat -R: Java server, C client",
-                        concat(latJava, cm, List.of("-p", "19112")), concat(latC, cm, List.of("-p", "19112"))),
-                new Scenario("ib_send_lat -R: C server, Java client",
-                        concat(latC, cm, List.of("-p", "19113")), concat(latJava, cm, List.of("-p", "19113"))),
-                new Scenario("ib_send_bw -R -q 4: Java server, C client",
-                        concat(sendBwJava, cmQps, List.of("-p", "19114")), concat(sendBwC, cmQps, List.of("-p", "19114"))),
-                new Scenario("ib_send_bw -R -q 4: C server, Java client",
-                        concat(sendBwC, cmQps, List.of("-p", "19115")), concat(sendBwJava, cmQps, List.of("-p", "19115"))),
-                new Scenario("ib_send_lat -R -c UD: Java server, C client",
-                        concat(latJava, cmUd, List.of("-p", "19116")), concat(latC, cmUd, List.of("-p", "19116"))),
-                new Scenario("ib_send_lat -R -c UD: C server, Java client",
-                        concat(latC, cmUd, List.of("-p", "19117")), concat(latJava, cmUd, List.of("-p", "19117"))));
+        List<Scenario> all = new ArrayList<>();
+        all.add(new Scenario("rc_pingpong: Java server (-c checks the data), C client",
+                concat(rcJava, rc, List.of("-c", "-p", "19101")), concat(rcC, rc, List.of("-c", "-p", "19101"))));
+        all.add(new Scenario("rc_pingpong: C server (-c checks the data), Java client on completion events",
+                concat(rcC, rc, List.of("-c", "-p", "19102")),
+                concat(rcJava, rc, List.of("-c", "-e", "-p", "19102"))));
+        all.addAll(bothWays("ib_write_bw", bwJava, bwC, bw, 19103));
+        all.add(new Scenario("ib_write_bw: C server, Java client, 2 s of 4 KiB writes in Gbit/s",
+                concat(bwC, duration, List.of("-p", "19105")), concat(bwJava, duration, List.of("-p", "19105"))));
+        all.add(new Scenario("rc_flow: Java server, Java client (RDMA write and read, send/recv, atomics)",
+                concat(flowJava, List.of("--server", "-d", "rxe0", "-p", "19106")),
+                concat(flowJava, List.of("-d", "rxe0", "-p", "19106"))));
+        all.add(new Scenario("ud_pingpong: Java server (-c checks the data), Java client",
+                concat(udJava, ud, List.of("-c", "-p", "19107")), concat(udJava, ud, List.of("-c", "-p", "19107"))));
+        all.add(new Scenario("ud_pingpong: Java server (-c checks the data), C client",
+                concat(udJava, ud, List.of("-c", "-p", "19108")), concat(udC, ud, List.of("-c", "-p", "19108"))));
+        all.add(new Scenario("ud_pingpong: C server (-c checks the data), Java client on completion events",
+                concat(udC, ud, List.of("-c", "-p", "19109")),
+                concat(udJava, ud, List.of("-c", "-e", "-p", "19109"))));
+        all.addAll(bothWays("ib_write_bw -R -q 4", bwJava, bwC, cmQps, 19110));
+        all.addAll(bothWays("ib_send_lat -R", latJava, latC, cm, 19112));
+        all.addAll(bothWays("ib_send_bw -R -q 4", sendBwJava, sendBwC, cmQps, 19114));
+        all.addAll(bothWays("ib_send_lat -R -c UD", latJava, latC, cmUd, 19116));
+        return all;
+    }
+
+    /**
+     * The two runs of a perftest program: the Java one as server with the C client on
+     * {@code port}, then the C server with the Java client on {@code port + 1}.
+     */
+    private static List<Scenario> bothWays(String tool, List<String> java, List<String> c, List<String> options,
+            int port) {
+        List<String> first = List.of("-p", Integer.toString(port));
+        List<String> second = List.of("-p", Integer.toString(port + 1));
+        return List.of(new Scenario(tool + ": Java server, C client", concat(java, options, first), concat(c, options, first)),
+                new Scenario(tool + ": C server, Java client", concat(c, options, second), concat(java, options, second)));
     }
 
     /**
