@@ -1,5 +1,6 @@
 package org.jrdma.mad;
 
+import static org.jrdma.mad.AsyncCallbacks.completing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BiConsumer;
 import org.jrdma.iba.mad.MadClassPortInfo;
 import org.jrdma.iba.pm.PmPortCounters;
 import org.jrdma.testkit.fabric.Fabric;
@@ -72,19 +72,6 @@ class SubmittedGmpTest {
             assertEquals(0x3000, ((MadTimeoutException) async).path().orElseThrow().dlid());
             assertEquals(0, a.engine.openTransactions());
         }
-    }
-
-    private static <T> BiConsumer<T, RuntimeException> completing(CompletableFuture<T> f, List<String> threads) {
-        return (answer, failure) -> {
-            synchronized (threads) {
-                threads.add(Thread.currentThread().getName());
-            }
-            if (failure != null) {
-                f.completeExceptionally(failure);
-            } else {
-                f.complete(answer);
-            }
-        };
     }
 
     private static String withoutTid(String message) {

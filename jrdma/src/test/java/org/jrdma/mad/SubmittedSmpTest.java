@@ -1,5 +1,6 @@
 package org.jrdma.mad;
 
+import static org.jrdma.mad.AsyncCallbacks.completing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -33,16 +34,7 @@ class SubmittedSmpTest {
             int many = a.engine.maxOutstanding() * 3;
             for (int i = 0; i < many; i++) {
                 CompletableFuture<SmpPortInfo> f = new CompletableFuture<>();
-                smp.getAsync(new SmpPortInfo(), sw1, 1 + i % 8, (info, failure) -> {
-                    synchronized (threads) {
-                        threads.add(Thread.currentThread().getName());
-                    }
-                    if (failure != null) {
-                        f.completeExceptionally(failure);
-                    } else {
-                        f.complete(info);
-                    }
-                });
+                smp.getAsync(new SmpPortInfo(), sw1, 1 + i % 8, completing(f, threads));
                 answers.add(f);
             }
             for (int i = 0; i < many; i++) {

@@ -100,10 +100,7 @@ public final class IbvCq extends NativeObject {
             // acquire and release per poll; keeping it reachable across the call keeps it allocated
             int n = (int) POLL_CQ.invokeExact(pollCq, ptr, max, wcs.wcs.address());
             Reference.reachabilityFence(wcs);
-            if (n < 0) {
-                Errors.zero("ibv_poll_cq", n);
-            }
-            return n;
+            return taken(n);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
@@ -121,13 +118,18 @@ public final class IbvCq extends NativeObject {
         try {
             int n = (int) POLL_CQ_BY_ADDRESS.invokeExact(pollCq, ptr.address(), wcs.capacity, wcs.wcs.address());
             Reference.reachabilityFence(wcs);
-            if (n < 0) {
-                Errors.zero("ibv_poll_cq", n);
-            }
-            return n;
+            return taken(n);
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
+    }
+
+    /** {@code ibv_poll_cq}'s result: how many completions were taken, or an exception for a negative errno. */
+    private static int taken(int n) {
+        if (n < 0) {
+            Errors.zero("ibv_poll_cq", n);
+        }
+        return n;
     }
 
     /** {@code ibv_req_notify_cq}: arms the queue for one completion event. Allocates nothing. */
