@@ -575,7 +575,7 @@ public final class RdmaEndpoint implements AutoCloseable {
             return false;
         }
         try {
-            boolean busy = hasBacklog() && post();
+            boolean busy = hasBacklog() && postUnlessBusy();
             busy |= deliver();
             if (System.nanoTime() - nextCmCheck > 0) {
                 CmEvent event = channel.getEvent(Duration.ZERO);
@@ -729,6 +729,22 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
     }
 
+    /**
+     * {@link #post()} for the group's thread, unless a caller holds {@link #lock} now: that caller
+     * is posting or receiving itself, and the thread, which must not spin against it (on a CPU
+     * they share it would take the caller's time), looks again soon.
+     */
+    private boolean postUnlessBusy() {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            return postLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** {@link #post()} for a caller holding {@link #lock}. */
     private boolean postLocked() {
         try {
@@ -809,7 +825,9 @@ public final class RdmaEndpoint implements AutoCloseable {
      */
     private boolean deliver() {
         boolean delivered = false;
-        if (isDone()) {
+        // no future waits (the blocking form, or none asked yet): nothing to do, and no lock taken;
+        // a receive() adding one delivers itself
+        if (isDone() || receives.isEmpty()) {
             return false;
         }
         while (true) {
