@@ -62,8 +62,30 @@ public final class EndpointInVm {
             return;
         }
         for (int i = 1; i <= repeat; i++) {
-            checks.check(repeat == 1 ? name : name + " #" + i, body);
+            checks.check(repeat == 1 ? name : name + " #" + i, () -> {
+                Set<String> before = groupThreads();
+                body.run();
+                requireNoGroupLeft(before);
+            });
         }
+    }
+
+    /**
+     * Fails if a group thread the check started is still running a few seconds after it ended: an
+     * endpoint or group left open, whose thread a later check's measurement would also see.
+     */
+    private static void requireNoGroupLeft(Set<String> before) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Set<String> left;
+        do {
+            left = groupThreads();
+            left.removeAll(before);
+            if (left.isEmpty()) {
+                return;
+            }
+            Thread.sleep(50);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("group threads still running after the check: " + left);
     }
 
     /**
