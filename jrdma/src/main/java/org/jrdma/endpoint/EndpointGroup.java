@@ -38,6 +38,9 @@ import org.jrdma.verbs.ffi.PollFds;
  * queue and channel.
  */
 public final class EndpointGroup implements AutoCloseable {
+    /** The prefix of every group thread's name. */
+    public static final String THREAD_NAME_PREFIX = "rdma-endpoint-group-";
+    private static final AtomicInteger GROUPS = new AtomicInteger();
     /** Completion queue entries each endpoint may need at once: its receives, sends and credit writes. */
     static final int ENTRIES_PER_ENDPOINT = 2 * (RdmaEndpoint.RECEIVES + SendSlots.COUNT);
     /** How long an {@link PollingMode#ADAPTIVE} caller polls the completion queue without pause. */
@@ -58,9 +61,6 @@ public final class EndpointGroup implements AutoCloseable {
     /** After a caller last polled, the thread leaves the completion queue to callers this long, without arming it. */
     private static final long LINGER_NANOS = 2_000_000L;
     private static final int LINGER_MILLIS = 2;
-    /** The prefix of every group thread's name. */
-    public static final String THREAD_NAME_PREFIX = "rdma-endpoint-group-";
-    private static final AtomicInteger GROUPS = new AtomicInteger();
     /** The longest sleep, after which the thread looks at the connections' events (a peer's disconnect). */
     private static final int SLEEP_MILLIS = 100;
 

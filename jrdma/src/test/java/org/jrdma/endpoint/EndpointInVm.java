@@ -78,8 +78,7 @@ public final class EndpointInVm {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         Set<String> left;
         do {
-            left = groupThreads();
-            left.removeAll(before);
+            left = groupThreadsStartedSince(before);
             if (left.isEmpty()) {
                 return;
             }
@@ -259,9 +258,7 @@ public final class EndpointInVm {
             serving.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
             equal(clients, group.size(), "endpoints in the client group");
             equal(clients, servers.size(), "endpoints in the server group");
-            Set<String> pollers = groupThreads();
-            pollers.removeAll(before);
-            equal(Set.of(group.threadName(), servers.threadName()), pollers, "polling threads for " + 2 * clients + " endpoints");
+            equal(Set.of(group.threadName(), servers.threadName()), groupThreadsStartedSince(before), "polling threads for " + 2 * clients + " endpoints");
             try {
                 RdmaEndpoint.connect(at, group, WAIT);
                 throw new AssertionError("a ninth endpoint joined a group of eight");
@@ -502,6 +499,13 @@ public final class EndpointInVm {
             }
         }
         return names;
+    }
+
+    /** The endpoint group threads alive now that were not among {@code before}. */
+    private static Set<String> groupThreadsStartedSince(Set<String> before) {
+        Set<String> started = groupThreads();
+        started.removeAll(before);
+        return started;
     }
 
     /** The thread of {@code group}: measured by name, never another check's group still ending. */
