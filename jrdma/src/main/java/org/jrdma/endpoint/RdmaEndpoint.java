@@ -133,7 +133,8 @@ public final class RdmaEndpoint implements AutoCloseable {
      * Guards posting to the queue pair (and its destruction: {@link Qp#guardWith}) and what
      * posting changes: the work requests below (reused, so that posting makes no garbage),
      * {@link #credits}, {@link #slots} and {@link #arrivals}. One lock for all, so that a send
-     * or a receive takes it once.
+     * or a receive takes it once. A send's completion does not wait for it: the poller records
+     * it ({@link #completedSends}) and whoever holds the lock retires it.
      */
     private final ReentrantLock lock = new ReentrantLock();
     private final SendWr[] chain = new SendWr[SendSlots.COUNT];
@@ -145,6 +146,16 @@ public final class RdmaEndpoint implements AutoCloseable {
     /** The credit write (RDMA WRITE into the peer's counter), prepared once the peer's counter is known. */
     private PreparedSend creditWrite;
     private int sinceSignal;
+    /**
+     * The end (the sequence number after the last) of the sends a signaled completion showed
+     * done. Written by the thread polling the completion queue, one at a time, without waiting
+     * for {@link #lock}: a caller holds the lock through a post, whose doorbell is a system call
+     * in which soft-RoCE does the message's work, and a poller that waited for it would take the
+     * CPU from it. Whoever holds the lock retires them before letting go ({@link #unlock()}).
+     */
+    private volatile long completedSends;
+    /** The end of the sends retired so far: {@link #completedSends} as last applied under {@link #lock}. */
+    private volatile long retiredSends;
     private long nextCmCheck;
     /** Completed by the group's thread once it no longer touches this endpoint. */
     private final CompletableFuture<Void> detached = new CompletableFuture<>();
@@ -194,7 +205,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                 credits.postedInitially();
             }
         } finally {
-            lock.unlock();
+            unlock();
         }
         group.attach(this);
     }
@@ -282,7 +293,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                     .sge(new Sge(mr.addr() + POSTED_OFFSET, 8, mr.lkey())).flags(SendFlags.SIGNALED)
                     .rdma(credits.peerCounterAddr(), credits.peerCounterRkey()));
         } finally {
-            lock.unlock();
+            unlock();
         }
         started = true;
     }
@@ -389,7 +400,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         while (true) {
             lock();
             try {
-                int slot = slots.claim();
+                int slot = claimSlot();
                 if (slot >= 0) {
                     MemorySegment.copy(buffer, 0, mr.memory(), sendOffset(slot), length);
                     slots.fill(slot, (int) length);
@@ -400,7 +411,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                     break;
                 }
             } finally {
-                lock.unlock();
+                unlock();
             }
             await(FREE_SLOT);
         }
@@ -437,7 +448,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                         return length;
                     }
                 } finally {
-                    lock.unlock();
+                    unlock();
                 }
             }
             await(ARRIVAL);
@@ -530,8 +541,41 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
     }
 
+    /**
+     * Releases {@link #lock}, first retiring the sends a poller found complete while the lock was
+     * held ({@link #completedSends}); takes it back to retire more if a poller recorded more
+     * meanwhile and nobody holds it. A poller records, then tries the lock; a holder releases,
+     * then looks: one of the two always sees the other, so no completion is left unretired.
+     */
+    private void unlock() {
+        do {
+            boolean freed = retiredSends < completedSends && retireCompleted();
+            lock.unlock();
+            if (freed) {
+                unpark(sendWaiter);
+            }
+        } while (retiredSends < completedSends && lock.tryLock());
+    }
+
+    /** A free send slot, retiring completed sends first if none is free, or -1; the caller holds {@link #lock}. */
+    private int claimSlot() {
+        int slot = slots.claim();
+        if (slot < 0 && retiredSends < completedSends) {
+            retireCompleted();
+            slot = slots.claim();
+        }
+        return slot;
+    }
+
+    /** Retires the sends up to {@link #completedSends}; the caller holds {@link #lock}. */
+    private boolean retireCompleted() {
+        long end = completedSends;
+        retiredSends = end;
+        return slots.retire(end);
+    }
+
     private boolean ready(int what) {
-        return what == ARRIVAL ? arrivals.any() : slots.anyFree();
+        return what == ARRIVAL ? arrivals.any() : slots.anyFree() || retiredSends < completedSends;
     }
 
     private void throwIfEnded() throws ClosedChannelException {
@@ -575,6 +619,9 @@ public final class RdmaEndpoint implements AutoCloseable {
             return false;
         }
         try {
+            if (retiredSends < completedSends && lock.tryLock()) {
+                unlock();
+            }
             boolean busy = hasBacklog() && postUnlessBusy();
             busy |= deliver();
             if (System.nanoTime() - nextCmCheck > 0) {
@@ -610,7 +657,7 @@ public final class RdmaEndpoint implements AutoCloseable {
             try {
                 arrivals.arrived((int) (wrId & ~KIND), length);
             } finally {
-                lock.unlock();
+                unlock();
             }
             if (!receives.isEmpty()) {
                 deliver();
@@ -618,15 +665,12 @@ public final class RdmaEndpoint implements AutoCloseable {
             unpark(receiveWaiter);
         } else {
             // a message, a one-sided operation, or a credit write: the sends posted before it are done
-            boolean freed;
-            lock();
-            try {
-                freed = slots.retire(kind == CREDIT_WRITE_ID ? wrId & ~KIND : (wrId & ~KIND) + 1);
-            } finally {
-                lock.unlock();
+            long end = kind == CREDIT_WRITE_ID ? wrId & ~KIND : (wrId & ~KIND) + 1;
+            if (end > completedSends) {
+                completedSends = end;
             }
-            if (freed) {
-                unpark(sendWaiter);
+            if (lock.tryLock()) {
+                unlock();
             }
         }
     }
@@ -655,7 +699,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         try {
             slots.failPosted(failure);
         } finally {
-            lock.unlock();
+            unlock();
         }
         wakeWaiters();
     }
@@ -725,7 +769,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         try {
             return postLocked();
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -741,7 +785,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         try {
             return postLocked();
         } finally {
-            lock.unlock();
+            unlock();
         }
     }
 
@@ -759,7 +803,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         int n = 0;
         boolean messagesOnly = true;
         while (!oneSided.isEmpty()) {
-            int slot = slots.claim();
+            int slot = claimSlot();
             if (slot < 0) {
                 break;
             }
@@ -781,7 +825,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                 slot = (int) (filled >>> 32);
                 length = (int) filled;
             } else {
-                if (sends.isEmpty() || (slot = slots.claim()) < 0) {
+                if (sends.isEmpty() || (slot = claimSlot()) < 0) {
                     break;
                 }
                 Pending p = sends.poll();
@@ -843,7 +887,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                 MemorySegment.copy(mr.memory(), ValueLayout.JAVA_BYTE, (long) slot * MAX_MESSAGE, data, 0, data.length);
                 repostLocked(slot);
             } finally {
-                lock.unlock();
+                unlock();
             }
             next.complete(ByteBuffer.wrap(data));
             delivered = true;
@@ -887,7 +931,7 @@ public final class RdmaEndpoint implements AutoCloseable {
             // posting looks at closing under this lock: nothing is posted after this block
             slots.failPosted(new ClosedChannelException());
         } finally {
-            lock.unlock();
+            unlock();
         }
         failAll(failure != null ? failure : new ClosedChannelException());
         try {
