@@ -5,8 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Queue;
@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jrdma.RdmaException;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.ConnParam;
@@ -91,9 +92,9 @@ public final class RdmaEndpoint implements AutoCloseable {
     public static final int RECEIVES = 64;
     /** At least one send in this many is signaled. */
     static final int SIGNAL_EVERY = 8;
-    /** The private data: receives (4 bytes), counter address (8), counter rkey (4), big-endian. */
-    private static final int HELLO = 16;
     private static final ValueLayout.OfLong COUNTER = ValueLayout.JAVA_LONG;
+    /** The private data of a reject sent to a connect request that is not an endpoint's. */
+    private static final byte[] NOT_AN_ENDPOINT = "not an endpoint hello".getBytes(StandardCharsets.US_ASCII);
     private static final long CM_CHECK_NANOS = 5_000_000L;
     /** Work request ids: the kind in the high bits; a receive's buffer, or a send's sequence number below. */
     private static final long KIND = 3L << 62;
@@ -250,7 +251,8 @@ public final class RdmaEndpoint implements AutoCloseable {
             try {
                 id.connect(endpoint.param());
                 CmEvent established = channel.expect(CmEventType.ESTABLISHED, timeout);
-                endpoint.start(established.privateData());
+                endpoint.start(Hello.decode(established.privateData()).orElseThrow(() -> new RdmaException(
+                        "the server at " + remote + " accepted with private data that is not an endpoint's hello")));
                 return endpoint;
             } catch (RuntimeException e) {
                 endpoint.close();
@@ -262,14 +264,25 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
     }
 
-    /** The passive side of a connect request that {@link RdmaServer} moved to {@code channel}: accepts it. */
-    static RdmaEndpoint accept(RdmaCmId request, EventChannel channel, byte[] hello, EndpointGroup group,
+    /**
+     * The passive side of a connect request that {@link RdmaServer} moved to {@code channel}:
+     * accepts it, or rejects it when its private data is not an endpoint's {@link Hello}.
+     *
+     * @throws RdmaException when the request was not an endpoint's (it is rejected)
+     */
+    static RdmaEndpoint accept(RdmaCmId request, EventChannel channel, byte[] privateData, EndpointGroup group,
             boolean ownGroup, Duration timeout) {
+        Hello peer = Hello.decode(privateData).orElse(null);
+        if (peer == null) {
+            request.reject(NOT_AN_ENDPOINT);
+            throw new RdmaException("rejected a connect request from " + request.peerAddress()
+                    + ": its private data is not an endpoint's hello (" + Hello.BYTES + " bytes, magic first)");
+        }
         RdmaEndpoint endpoint = new RdmaEndpoint(request, channel, group, ownGroup);
         try {
             request.accept(endpoint.param());
             channel.expect(CmEventType.ESTABLISHED, timeout);
-            endpoint.start(hello);
+            endpoint.start(peer);
             return endpoint;
         } catch (RuntimeException e) {
             endpoint.close();
@@ -278,17 +291,14 @@ public final class RdmaEndpoint implements AutoCloseable {
     }
 
     private ConnParam param() {
-        ByteBuffer hello = ByteBuffer.allocate(HELLO).order(ByteOrder.BIG_ENDIAN);
-        hello.putInt(RECEIVES).putLong(mr.addr() + COUNTER_OFFSET).putInt(mr.rkey());
-        return new ConnParam().privateData(hello.array()).responderResources(1).initiatorDepth(1).retryCount(7)
-                .rnrRetryCount(0);
+        return new ConnParam().privateData(new Hello(RECEIVES, mr.addr() + COUNTER_OFFSET, mr.rkey()).encode())
+                .responderResources(1).initiatorDepth(1).retryCount(7).rnrRetryCount(0);
     }
 
-    private void start(byte[] peerHello) {
-        ByteBuffer hello = ByteBuffer.wrap(peerHello).order(ByteOrder.BIG_ENDIAN);
+    private void start(Hello peer) {
         lock();
         try {
-            credits.start(hello.getInt(), hello.getLong(), hello.getInt());
+            credits.start(peer.receives(), peer.counterAddr(), peer.counterRkey());
             creditWrite = qp.prepareSend(new SendWr().opcode(WrOpcode.RDMA_WRITE)
                     .sge(new Sge(mr.addr() + POSTED_OFFSET, 8, mr.lkey())).flags(SendFlags.SIGNALED)
                     .rdma(credits.peerCounterAddr(), credits.peerCounterRkey()));

@@ -20,10 +20,18 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.jrdma.RdmaException;
+import org.jrdma.cm.CmEvent;
+import org.jrdma.cm.CmEventType;
+import org.jrdma.cm.ConnParam;
+import org.jrdma.cm.EventChannel;
+import org.jrdma.cm.PortSpace;
+import org.jrdma.cm.RdmaCmId;
 import org.jrdma.testkit.vm.VmChecks;
 
 /**
@@ -134,6 +142,7 @@ public final class EndpointInVm {
         check("close fails pending sends and receives", this::closeFailsPending);
         check("peer disconnect fails pending receives", this::peerDisconnect);
         check("an RDMA write the peer refuses fails its future and ends the endpoint", this::refusedWrite);
+        check("a connect request that is not an endpoint's is rejected, and the server serves the next", this::notAnEndpoint);
     }
 
     private static ByteBuffer text(String s) {
@@ -478,7 +487,7 @@ public final class EndpointInVm {
             try {
                 waiting.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
                 throw new AssertionError("a receive completed after the peer disconnected");
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 require(e.getCause() instanceof ClosedChannelException, "cause " + e.getCause());
             }
             try {
@@ -567,7 +576,7 @@ public final class EndpointInVm {
             try {
                 refused.get(30, TimeUnit.SECONDS);
                 throw new AssertionError("a write with a wrong rkey was acknowledged");
-            } catch (java.util.concurrent.ExecutionException expected) {
+            } catch (ExecutionException expected) {
                 System.out.println("  refused: " + expected.getCause());
                 require(!(expected.getCause() instanceof ClosedChannelException), "the completion's error, not a close: "
                         + expected.getCause());
@@ -575,7 +584,7 @@ public final class EndpointInVm {
             try {
                 client.send(text("after the refused write")).get(30, TimeUnit.SECONDS);
                 throw new AssertionError("a send on the ended endpoint completed");
-            } catch (java.util.concurrent.ExecutionException expected) {
+            } catch (ExecutionException expected) {
                 equal(refused.exceptionNow().getClass(), expected.getCause().getClass(), "the send's failure");
             }
             local.close();
@@ -583,11 +592,49 @@ public final class EndpointInVm {
         });
     }
 
+    /**
+     * A peer that is not an endpoint (plain rdma_cm with its own private data, as {@code rping}
+     * connects) gets a reject saying so, the server's accept throws with the peer's address, and
+     * the server goes on to accept an endpoint.
+     */
+    private void notAnEndpoint() throws Exception {
+        InetSocketAddress at = address();
+        try (RdmaServer server = RdmaServer.listen(at);
+                EventChannel stranger = EventChannel.create();
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<RdmaEndpoint> refused = threads.submit(() -> server.accept(WAIT));
+            RdmaCmId id = stranger.createId(PortSpace.TCP);
+            id.resolveAddr(null, at, WAIT);
+            stranger.expect(CmEventType.ADDR_RESOLVED, WAIT);
+            id.resolveRoute(WAIT);
+            stranger.expect(CmEventType.ROUTE_RESOLVED, WAIT);
+            id.connect(new ConnParam().privateData("hello".getBytes(StandardCharsets.US_ASCII)).retryCount(1));
+            CmEvent rejected = stranger.expect(CmEventType.REJECTED, WAIT);
+            System.out.println("  stranger: " + rejected);
+            String reason = "not an endpoint hello";
+            equal(reason, new String(rejected.privateData(), 0, reason.length(), StandardCharsets.US_ASCII),
+                    "reject's private data");
+            try {
+                refused.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                throw new AssertionError("accepted a connect request that is not an endpoint's");
+            } catch (ExecutionException e) {
+                System.out.println("  server: " + e.getCause());
+                require(e.getCause() instanceof RdmaException
+                        && e.getCause().getMessage().contains("not an endpoint's hello"), "cause " + e.getCause());
+            }
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(WAIT));
+            try (RdmaEndpoint client = RdmaEndpoint.connect(at, WAIT); RdmaEndpoint peer = accepted.get()) {
+                client.send(text("after the stranger")).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                equal("after the stranger", text(peer.receive().get(WAIT.toMillis(), TimeUnit.MILLISECONDS)), "message");
+            }
+        }
+    }
+
     private static void expectClosed(CompletableFuture<?> future) throws Exception {
         try {
             future.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
             throw new AssertionError("completed normally");
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             require(e.getCause() instanceof ClosedChannelException, "cause " + e.getCause());
         } catch (CompletionException e) {
             require(e.getCause() instanceof ClosedChannelException, "cause " + e.getCause());

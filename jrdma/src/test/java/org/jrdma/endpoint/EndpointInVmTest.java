@@ -30,7 +30,8 @@ class EndpointInVmTest {
             "blocking send and receive after a disconnect throw ClosedChannelException",
             "close fails pending sends and receives",
             "peer disconnect fails pending receives",
-            "an RDMA write the peer refuses fails its future and ends the endpoint");
+            "an RDMA write the peer refuses fails its future and ends the endpoint",
+            "a connect request that is not an endpoint's is rejected, and the server serves the next");
 
     @TestFactory
     Stream<DynamicTest> endpointsOnSoftRoce() {
