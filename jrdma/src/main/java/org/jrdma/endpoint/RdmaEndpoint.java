@@ -13,7 +13,6 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.RdmaException;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
@@ -27,17 +26,13 @@ import org.jrdma.verbs.Cq;
 import org.jrdma.verbs.Mr;
 import org.jrdma.verbs.Pd;
 import org.jrdma.verbs.PreparedRecv;
-import org.jrdma.verbs.PreparedSend;
 import org.jrdma.verbs.Qp;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWr;
-import org.jrdma.verbs.SendFlags;
-import org.jrdma.verbs.SendWr;
 import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.WcBuffer;
-import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WrOpcode;
 
 /**
@@ -73,9 +68,9 @@ import org.jrdma.verbs.WrOpcode;
  * queue itself. The forms may be mixed: messages of one thread go out in the order of its calls in
  * either form, and each arrival goes to whichever receive asks first.
  *
- * <p>Sends are posted in chains (one {@code ibv_post_send} for what is ready) and signaled only
- * every {@value #SIGNAL_EVERY} messages, when a future waits for them, or when few send slots are
- * left: a signaled completion retires the unsignaled sends before it. A lone message, every
+ * <p>Sends are posted in chains ({@link SendChain}: one {@code ibv_post_send} for what is ready)
+ * and signaled only every {@value SendChain#SIGNAL_EVERY} messages, when a future waits for them,
+ * or when few send slots are left: a signaled completion retires the unsignaled sends before it. A lone message, every
  * receive and every credit write go out as a work request prepared once
  * ({@link org.jrdma.verbs.PreparedWr}), posted under the endpoint's lock, which also guards the
  * queue pair's destruction ({@link Qp#guardWith}), so the queue pair goes to libibverbs by
@@ -90,16 +85,13 @@ public final class RdmaEndpoint implements AutoCloseable {
     public static final int MAX_MESSAGE = 4096;
     /** Receives posted per endpoint, the peer's initial credits. */
     public static final int RECEIVES = 64;
-    /** At least one send in this many is signaled. */
-    static final int SIGNAL_EVERY = 8;
-    private static final ValueLayout.OfLong COUNTER = ValueLayout.JAVA_LONG;
     /** The private data of a reject sent to a connect request that is not an endpoint's. */
     private static final byte[] NOT_AN_ENDPOINT = "not an endpoint hello".getBytes(StandardCharsets.US_ASCII);
     private static final long CM_CHECK_NANOS = 5_000_000L;
     /** Work request ids: the kind in the high bits; a receive's buffer, or a send's sequence number below. */
     private static final long KIND = 3L << 62;
     private static final long RECV_ID = 1L << 62;
-    private static final long CREDIT_WRITE_ID = 2L << 62;
+    static final long CREDIT_WRITE_ID = 2L << 62;
     /** Where in {@link #mr} our counter is, which the peer RDMA-writes its posted receives into. */
     private static final long COUNTER_OFFSET = (long) (RECEIVES + SendSlots.COUNT) * MAX_MESSAGE;
     /** Where in {@link #mr} the value we RDMA-write into the peer's counter is staged. */
@@ -124,39 +116,15 @@ public final class RdmaEndpoint implements AutoCloseable {
     private final SendSlots slots = new SendSlots();
     private final Arrivals arrivals = new Arrivals();
 
-    private final Queue<Pending> sends = new ConcurrentLinkedQueue<>();
-    private final Queue<OneSided> oneSided = new ConcurrentLinkedQueue<>();
+    private final SendChain sendChain;
     private final Queue<CompletableFuture<ByteBuffer>> receives = new ConcurrentLinkedQueue<>();
     /** A thread parked in a blocking send or receive, to unpark when a slot frees or a message arrives. */
     private volatile Thread sendWaiter;
     private volatile Thread receiveWaiter;
-    /**
-     * Guards posting to the queue pair (and its destruction: {@link Qp#guardWith}) and what
-     * posting changes: the work requests below (reused, so that posting makes no garbage),
-     * {@link #credits}, {@link #slots} and {@link #arrivals}. One lock for all, so that a send
-     * or a receive takes it once. A send's completion does not wait for it: the poller records
-     * it ({@link #completedSends}) and whoever holds the lock retires it.
-     */
-    private final ReentrantLock lock = new ReentrantLock();
-    private final SendWr[] chain = new SendWr[SendSlots.COUNT];
-    private final Sge[] chainSges = new Sge[SendSlots.COUNT];
+    /** Guards posting and what it changes: {@link #credits}, {@link #slots}, {@link #arrivals}, {@link #sendChain}. */
+    private final PostingLock lock = new PostingLock(slots, this::wakeSender);
     /** Receive buffer {@code i}'s work request, prepared once. */
     private final PreparedRecv[] preparedRecvs = new PreparedRecv[RECEIVES];
-    /** A message's SEND, prepared once: a chain of one goes out through it. */
-    private final PreparedSend messageSend;
-    /** The credit write (RDMA WRITE into the peer's counter), prepared once the peer's counter is known. */
-    private PreparedSend creditWrite;
-    private int sinceSignal;
-    /**
-     * The end (the sequence number after the last) of the sends a signaled completion showed
-     * done. Written by the thread polling the completion queue, one at a time, without waiting
-     * for {@link #lock}: a caller holds the lock through a post, whose doorbell is a system call
-     * in which soft-RoCE does the message's work, and a poller that waited for it would take the
-     * CPU from it. Whoever holds the lock retires them before letting go ({@link #unlock()}).
-     */
-    private volatile long completedSends;
-    /** The end of the sends retired so far: {@link #completedSends} as last applied under {@link #lock}. */
-    private volatile long retiredSends;
     private long nextCmCheck;
     /** Completed by the group's thread once it no longer touches this endpoint. */
     private final CompletableFuture<Void> detached = new CompletableFuture<>();
@@ -164,13 +132,6 @@ public final class RdmaEndpoint implements AutoCloseable {
     /** Whether {@link #start} has the peer's counter: until then the group's thread only queues arrivals. */
     private volatile boolean started;
     private volatile Throwable failure;
-
-    private record Pending(ByteBuffer message, CompletableFuture<Void> done) {
-    }
-
-    /** An RDMA WRITE or READ between local {@code sge} and the peer's {@code remoteAddr}. */
-    private record OneSided(WrOpcode opcode, Sge sge, long remoteAddr, int rkey, CompletableFuture<Void> done) {
-    }
 
     private RdmaEndpoint(RdmaCmId id, EventChannel channel, EndpointGroup group, boolean ownGroup) {
         this.id = id;
@@ -183,30 +144,26 @@ public final class RdmaEndpoint implements AutoCloseable {
             this.pd = ctx.pd();
             this.qp = id.createQp(pd, new QpInitAttr(QpType.RC, cq, cq)
                     .cap(new QpCap(SendSlots.COUNT + RECEIVES, RECEIVES, 1, 1, 0)));
-            qp.guardWith(lock);
+            qp.guardWith(lock.guard());
             this.mr = pd.mr(arena.allocate(POSTED_OFFSET + 8, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
             for (int i = 0; i < RECEIVES; i++) {
                 preparedRecvs[i] = qp.prepareRecv(new RecvWr().wrId(RECV_ID | i)
                         .sge(new Sge(mr.addr() + (long) i * MAX_MESSAGE, MAX_MESSAGE, mr.lkey())));
             }
-            this.messageSend = qp.prepareSend(new SendWr().opcode(WrOpcode.SEND).sge(new Sge(mr.addr(), 0, mr.lkey())));
+            this.credits = new Credits(mr.memory().asSlice(COUNTER_OFFSET, 8));
+            this.sendChain = new SendChain(qp, mr, slots, credits, POSTED_OFFSET, lock::claimSlot);
         } catch (RuntimeException e) {
             group.leave(this);
             throw e;
         }
-        this.credits = new Credits(mr.memory().asSlice(COUNTER_OFFSET, 8));
-        for (int i = 0; i < SendSlots.COUNT; i++) {
-            chain[i] = new SendWr();
-            chainSges[i] = new Sge(0, 0, 0);
-        }
-        lock();
+        lock.lock();
         try {
             for (int i = 0; i < RECEIVES; i++) {
                 postReceive(i);
                 credits.postedInitially();
             }
         } finally {
-            unlock();
+            lock.unlock();
         }
         group.attach(this);
     }
@@ -296,14 +253,12 @@ public final class RdmaEndpoint implements AutoCloseable {
     }
 
     private void start(Hello peer) {
-        lock();
+        lock.lock();
         try {
             credits.start(peer.receives(), peer.counterAddr(), peer.counterRkey());
-            creditWrite = qp.prepareSend(new SendWr().opcode(WrOpcode.RDMA_WRITE)
-                    .sge(new Sge(mr.addr() + POSTED_OFFSET, 8, mr.lkey())).flags(SendFlags.SIGNALED)
-                    .rdma(credits.peerCounterAddr(), credits.peerCounterRkey()));
+            sendChain.startCredits();
         } finally {
-            unlock();
+            lock.unlock();
         }
         started = true;
     }
@@ -319,7 +274,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
         ByteBuffer copy = ByteBuffer.allocate(message.remaining()).put(message.duplicate()).flip();
         CompletableFuture<Void> done = new CompletableFuture<>();
-        sends.add(new Pending(copy, done));
+        sendChain.queueMessage(copy, done);
         postOrHandOver();
         failIfClosed();
         return done;
@@ -362,7 +317,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         Objects.checkFromIndexSize(remoteOffset, length, remote.length());
         Sge sge = local.sge(offset, length);
         CompletableFuture<Void> done = new CompletableFuture<>();
-        oneSided.add(new OneSided(opcode, sge, remote.address() + remoteOffset, remote.rkey(), done));
+        sendChain.queueOneSided(opcode, sge, remote.address() + remoteOffset, remote.rkey(), done);
         postOrHandOver();
         failIfClosed();
         return done;
@@ -408,9 +363,9 @@ public final class RdmaEndpoint implements AutoCloseable {
         throwIfEnded();
         boolean backlog;
         while (true) {
-            lock();
+            lock.lock();
             try {
-                int slot = claimSlot();
+                int slot = lock.claimSlot();
                 if (slot >= 0) {
                     MemorySegment.copy(buffer, 0, mr.memory(), sendOffset(slot), length);
                     slots.fill(slot, (int) length);
@@ -421,7 +376,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                     break;
                 }
             } finally {
-                unlock();
+                lock.unlock();
             }
             await(FREE_SLOT);
         }
@@ -445,7 +400,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         while (true) {
             throwIfEnded();
             if (arrivals.any()) {
-                lock();
+                lock.lock();
                 try {
                     if (arrivals.any()) {
                         int length = arrivals.nextLength();
@@ -458,7 +413,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                         return length;
                     }
                 } finally {
-                    unlock();
+                    lock.unlock();
                 }
             }
             await(ARRIVAL);
@@ -535,57 +490,8 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
     }
 
-    /**
-     * Takes {@link #lock} without ever queueing for it: a {@link ReentrantLock} that must wait
-     * allocates a queue node, and the lock's holders (a caller, the thread routing completions)
-     * keep it for a few stores and a downcall, so a contender retries, yielding its CPU to the
-     * holder after a few tries.
-     */
-    private void lock() {
-        for (int tries = 0; !lock.tryLock(); tries++) {
-            if (tries < 16) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield();
-            }
-        }
-    }
-
-    /**
-     * Releases {@link #lock}, first retiring the sends a poller found complete while the lock was
-     * held ({@link #completedSends}); takes it back to retire more if a poller recorded more
-     * meanwhile and nobody holds it. A poller records, then tries the lock; a holder releases,
-     * then looks: one of the two always sees the other, so no completion is left unretired.
-     */
-    private void unlock() {
-        do {
-            boolean freed = retiredSends < completedSends && retireCompleted();
-            lock.unlock();
-            if (freed) {
-                unpark(sendWaiter);
-            }
-        } while (retiredSends < completedSends && lock.tryLock());
-    }
-
-    /** A free send slot, retiring completed sends first if none is free, or -1; the caller holds {@link #lock}. */
-    private int claimSlot() {
-        int slot = slots.claim();
-        if (slot < 0 && retiredSends < completedSends) {
-            retireCompleted();
-            slot = slots.claim();
-        }
-        return slot;
-    }
-
-    /** Retires the sends up to {@link #completedSends}; the caller holds {@link #lock}. */
-    private boolean retireCompleted() {
-        long end = completedSends;
-        retiredSends = end;
-        return slots.retire(end);
-    }
-
     private boolean ready(int what) {
-        return what == ARRIVAL ? arrivals.any() : slots.anyFree() || retiredSends < completedSends;
+        return what == ARRIVAL ? arrivals.any() : slots.anyFree() || lock.retirementPending();
     }
 
     private void throwIfEnded() throws ClosedChannelException {
@@ -616,7 +522,7 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     /** Whether messages or one-sided operations wait for a credit or a send slot. */
     boolean hasBacklog() {
-        return slots.anyFilled() || !sends.isEmpty() || !oneSided.isEmpty();
+        return slots.anyFilled() || sendChain.hasQueued();
     }
 
     /**
@@ -629,8 +535,8 @@ public final class RdmaEndpoint implements AutoCloseable {
             return false;
         }
         try {
-            if (retiredSends < completedSends && lock.tryLock()) {
-                unlock();
+            if (lock.retirementPending() && lock.tryLock()) {
+                lock.unlock();
             }
             boolean busy = hasBacklog() && postUnlessBusy();
             busy |= deliver();
@@ -663,11 +569,11 @@ public final class RdmaEndpoint implements AutoCloseable {
         long kind = wrId & KIND;
         if (kind == RECV_ID) {
             int length = wcs.byteLen(i);
-            lock();
+            lock.lock();
             try {
                 arrivals.arrived((int) (wrId & ~KIND), length);
             } finally {
-                unlock();
+                lock.unlock();
             }
             if (!receives.isEmpty()) {
                 deliver();
@@ -675,13 +581,7 @@ public final class RdmaEndpoint implements AutoCloseable {
             unpark(receiveWaiter);
         } else {
             // a message, a one-sided operation, or a credit write: the sends posted before it are done
-            long end = kind == CREDIT_WRITE_ID ? wrId & ~KIND : (wrId & ~KIND) + 1;
-            if (end > completedSends) {
-                completedSends = end;
-            }
-            if (lock.tryLock()) {
-                unlock();
-            }
+            lock.sendsCompleted(kind == CREDIT_WRITE_ID ? wrId & ~KIND : (wrId & ~KIND) + 1);
         }
     }
 
@@ -705,13 +605,17 @@ public final class RdmaEndpoint implements AutoCloseable {
             failure = closing ? new ClosedChannelException() : cause;
         }
         failAll(failure);
-        lock();
+        lock.lock();
         try {
             slots.failPosted(failure);
         } finally {
-            unlock();
+            lock.unlock();
         }
         wakeWaiters();
+    }
+
+    private void wakeSender() {
+        unpark(sendWaiter);
     }
 
     private void wakeWaiters() {
@@ -732,7 +636,8 @@ public final class RdmaEndpoint implements AutoCloseable {
         wakeWaiters();
     }
 
-    private static long sendOffset(int slot) {
+    /** Where in the endpoint's registered memory send slot {@code slot} is. */
+    static long sendOffset(int slot) {
         return (long) (RECEIVES + slot) * MAX_MESSAGE;
     }
 
@@ -752,21 +657,11 @@ public final class RdmaEndpoint implements AutoCloseable {
             }
             postReceive(slot);
             if (credits.reposted()) {
-                writeCredits();
+                sendChain.writeCredits();
             }
         } catch (RuntimeException e) {
             fail(e);
         }
-    }
-
-    /**
-     * RDMA-writes how many receives we have posted into the peer's counter, its credits;
-     * signaled, so its completion also retires the sends posted before it.
-     */
-    private void writeCredits() {
-        mr.memory().set(COUNTER, POSTED_OFFSET, credits.receivesPosted());
-        creditWrite.wrId(CREDIT_WRITE_ID | slots.nextSeq()).postGuarded();
-        sinceSignal = 0;
     }
 
     /**
@@ -775,11 +670,11 @@ public final class RdmaEndpoint implements AutoCloseable {
      * which a slot is free. Returns whether it posted any; a failure to post ends the endpoint.
      */
     private boolean post() {
-        lock();
+        lock.lock();
         try {
             return postLocked();
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
@@ -795,81 +690,18 @@ public final class RdmaEndpoint implements AutoCloseable {
         try {
             return postLocked();
         } finally {
-            unlock();
+            lock.unlock();
         }
     }
 
     /** {@link #post()} for a caller holding {@link #lock}. */
     private boolean postLocked() {
         try {
-            return !isDone() && postChain();
+            return !isDone() && sendChain.post();
         } catch (RuntimeException e) {
             fail(e);
             return true;
         }
-    }
-
-    private boolean postChain() {
-        int n = 0;
-        boolean messagesOnly = true;
-        while (!oneSided.isEmpty()) {
-            int slot = claimSlot();
-            if (slot < 0) {
-                break;
-            }
-            OneSided op = oneSided.poll();
-            if (op == null) {
-                slots.release(slot);
-                break;
-            }
-            chain[n++].wrId(slots.posted(slot, op.done())).opcode(op.opcode()).sge(op.sge())
-                    .flags(SendFlags.SIGNALED).rdma(op.remoteAddr(), op.rkey());
-            messagesOnly = false;
-        }
-        for (long available = credits.available(); available > 0; available--) {
-            int slot;
-            int length;
-            CompletableFuture<Void> done = null;
-            long filled = slots.takeFilled();
-            if (filled >= 0) {
-                slot = (int) (filled >>> 32);
-                length = (int) filled;
-            } else {
-                if (sends.isEmpty() || (slot = claimSlot()) < 0) {
-                    break;
-                }
-                Pending p = sends.poll();
-                if (p == null) {
-                    slots.release(slot);
-                    break;
-                }
-                length = p.message().remaining();
-                MemorySegment.copy(MemorySegment.ofBuffer(p.message()), 0, mr.memory(), sendOffset(slot), length);
-                done = p.done();
-            }
-            chainSges[n].set(mr.addr() + sendOffset(slot), length, mr.lkey());
-            chain[n++].wrId(slots.posted(slot, done)).opcode(WrOpcode.SEND).sge(chainSges[n - 1])
-                    .flags(done != null ? SendFlags.SIGNALED : 0);
-            credits.sent();
-        }
-        if (n == 0) {
-            return false;
-        }
-        boolean fewSlots = slots.freeCount() < SIGNAL_EVERY;
-        for (int i = 0; i < n; i++) {
-            SendWr wr = chain[i];
-            if (wr.flags() == SendFlags.SIGNALED || ++sinceSignal >= SIGNAL_EVERY || (i == n - 1 && fewSlots)) {
-                wr.flags(SendFlags.SIGNALED);
-                sinceSignal = 0;
-            }
-            wr.next(i < n - 1 ? chain[i + 1] : null);
-        }
-        if (n == 1 && messagesOnly) {
-            messageSend.wrId(chain[0].wrId()).flags(chain[0].flags()).sge(0, chainSges[0]).postGuarded();
-        } else {
-            qp.postSend(chain[0]);
-        }
-        return true;
     }
 
     /**
@@ -887,7 +719,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         while (true) {
             CompletableFuture<ByteBuffer> next;
             byte[] data;
-            lock();
+            lock.lock();
             try {
                 if (!arrivals.any() || receives.isEmpty() || (next = receives.poll()) == null) {
                     break;
@@ -897,7 +729,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                 MemorySegment.copy(mr.memory(), ValueLayout.JAVA_BYTE, (long) slot * MAX_MESSAGE, data, 0, data.length);
                 repostLocked(slot);
             } finally {
-                unlock();
+                lock.unlock();
             }
             next.complete(ByteBuffer.wrap(data));
             delivered = true;
@@ -906,12 +738,7 @@ public final class RdmaEndpoint implements AutoCloseable {
     }
 
     private void failAll(Throwable cause) {
-        for (Pending p; (p = sends.poll()) != null;) {
-            p.done().completeExceptionally(cause);
-        }
-        for (OneSided op; (op = oneSided.poll()) != null;) {
-            op.done().completeExceptionally(cause);
-        }
+        sendChain.failQueued(cause);
         for (CompletableFuture<ByteBuffer> r; (r = receives.poll()) != null;) {
             r.completeExceptionally(cause);
         }
@@ -936,12 +763,12 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
         group.wake();
         detached.join();
-        lock();
+        lock.lock();
         try {
             // posting looks at closing under this lock: nothing is posted after this block
             slots.failPosted(new ClosedChannelException());
         } finally {
-            unlock();
+            lock.unlock();
         }
         failAll(failure != null ? failure : new ClosedChannelException());
         try {
