@@ -1,0 +1,61 @@
+#!/bin/bash
+# Runs inside the soft-RoCE VM (bin/bench-cm-ab boots it): an A/B of two builds of the endpoints.
+# One EndpointPerf pair per build (server pinned to CPU 0, client to CPU 1, as bin/bench-cm pins
+# them) is started and warmed up, then stopped with SIGSTOP; each round runs C ib_send_bw -R
+# (4 KiB, 1 and 4 connections), then each build's pair in turn (woken with SIGCONT, driven
+# through RunGate's protocol: one echo run and the 1- and 4-connection streams), the other stopped.
+# Usage: stream-ab.sh JAR_A,JAR_B ROUNDS OUT_DIR   (prints one line per figure)
+set -u
+jars="${1//,/ }" rounds=$2 out=$3
+mkdir -p "$out"
+java=$JAVA_HOME/bin/java
+opts="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xbatch -XX:CompileThresholdScaling=0.1"
+messages=40000
+port=19100 n=0
+declare -A server client gate
+for jar in $jars; do
+  n=$((n + 1)); port=$((port + 1)); tag=$(basename "$(dirname "$jar")")
+  mkfifo "$out/go-$tag"
+  taskset -c 0 "$java" $opts -cp "$jar" org.jrdma.bench.EndpointPerf --server -a 10.0.0.1 -p $port \
+    --connections 1,4 > "$out/server-$tag.txt" 2>&1 &
+  server[$tag]=$!
+  for i in $(seq 240); do grep -q listening "$out/server-$tag.txt" && break; sleep 0.5; done
+  taskset -c 1 "$java" $opts -cp "$jar" org.jrdma.bench.EndpointPerf -a 10.0.0.1 -p $port --connections 1,4 \
+    --iters 300 --warmup 6000 --bw-iters $messages --runs "$rounds" < "$out/go-$tag" > "$out/client-$tag.txt" 2>&1 &
+  client[$tag]=$!
+  eval "exec $((10 + n))> \"$out/go-$tag\""
+  gate[$tag]=$((10 + n))
+  for i in $(seq 1200); do grep -q "ready for run 1" "$out/client-$tag.txt" && break; sleep 0.5; done
+  grep -q "ready for run 1" "$out/client-$tag.txt" || { echo "$tag: the Java pair did not start"; cat "$out/client-$tag.txt"; exit 1; }
+  kill -STOP "${server[$tag]}" "${client[$tag]}"
+done
+cport=19200
+for r in $(seq "$rounds"); do
+  for q in 1 4; do
+    cport=$((cport + 1))
+    taskset -c 0 ib_send_bw -d rxe0 -x 0 -F -R -s 4096 -q $q -n $((messages / q)) -p $cport > /dev/null 2>&1 &
+    s=$!
+    sleep 2
+    taskset -c 1 ib_send_bw -d rxe0 -x 0 -F -R -s 4096 -q $q -n $((messages / q)) -p $cport 10.0.0.1 2>&1 |
+      awk -v q=$q -v r=$r '/^ 4096/ {printf "round %d C stream %d: %s MB/s\n", r, q, $4}'
+    wait $s
+  done
+  for jar in $jars; do
+    tag=$(basename "$(dirname "$jar")")
+    kill -CONT "${server[$tag]}" "${client[$tag]}"
+    echo go >&"${gate[$tag]}"
+    for i in $(seq 1200); do [ "$(grep -c '^java alloc' "$out/client-$tag.txt")" -ge "$r" ] && break; sleep 0.5; done
+    kill -STOP "${server[$tag]}" "${client[$tag]}"
+    grep -E "^echo|^stream|^java alloc" "$out/client-$tag.txt" | tail -n 4 | sed "s/^/round $r $tag /"
+  done
+done
+for jar in $jars; do
+  tag=$(basename "$(dirname "$jar")")
+  kill -CONT "${server[$tag]}" "${client[$tag]}"
+done
+for jar in $jars; do
+  tag=$(basename "$(dirname "$jar")")
+  wait "${client[$tag]}"
+  kill "${server[$tag]}" 2> /dev/null
+  wait "${server[$tag]}"
+done
