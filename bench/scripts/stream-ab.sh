@@ -11,19 +11,21 @@ mkdir -p "$out"
 java=$JAVA_HOME/bin/java
 opts="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xbatch -XX:CompileThresholdScaling=0.1"
 messages=40000
+# the gates are named pipes in the VM's own /tmp: a pipe on the 9p share reads as ended at once
+gates=$(mktemp -d /tmp/stream-ab.XXXXXX)
 port=19100 n=0
 declare -A server client gate
 for jar in $jars; do
   n=$((n + 1)); port=$((port + 1)); tag=$(basename "$(dirname "$jar")")
-  mkfifo "$out/go-$tag"
+  mkfifo "$gates/go-$tag"
   taskset -c 0 "$java" $opts -cp "$jar" org.jrdma.bench.EndpointPerf --server -a 10.0.0.1 -p $port \
     --connections 1,4 > "$out/server-$tag.txt" 2>&1 &
   server[$tag]=$!
   for i in $(seq 240); do grep -q listening "$out/server-$tag.txt" && break; sleep 0.5; done
   taskset -c 1 "$java" $opts -cp "$jar" org.jrdma.bench.EndpointPerf -a 10.0.0.1 -p $port --connections 1,4 \
-    --iters 300 --warmup 6000 --bw-iters $messages --runs "$rounds" < "$out/go-$tag" > "$out/client-$tag.txt" 2>&1 &
+    --iters 300 --warmup 6000 --bw-iters $messages --runs "$rounds" < "$gates/go-$tag" > "$out/client-$tag.txt" 2>&1 &
   client[$tag]=$!
-  eval "exec $((10 + n))> \"$out/go-$tag\""
+  eval "exec $((10 + n))> \"$gates/go-$tag\""
   gate[$tag]=$((10 + n))
   for i in $(seq 1200); do grep -q "ready for run 1" "$out/client-$tag.txt" && break; sleep 0.5; done
   grep -q "ready for run 1" "$out/client-$tag.txt" || { echo "$tag: the Java pair did not start"; cat "$out/client-$tag.txt"; exit 1; }
