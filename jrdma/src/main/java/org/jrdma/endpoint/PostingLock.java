@@ -81,6 +81,11 @@ final class PostingLock {
         if (end > completedSends) {
             completedSends = end;
         }
+        retireIfFree();
+    }
+
+    /** Retires completed sends now if the lock is free; else its holder will as it lets go. */
+    void retireIfFree() {
         if (lock.tryLock()) {
             unlock();
         }

@@ -535,8 +535,8 @@ public final class RdmaEndpoint implements AutoCloseable {
             return false;
         }
         try {
-            if (lock.retirementPending() && lock.tryLock()) {
-                lock.unlock();
+            if (lock.retirementPending()) {
+                lock.retireIfFree();
             }
             boolean busy = hasBacklog() && postUnlessBusy();
             busy |= deliver();
