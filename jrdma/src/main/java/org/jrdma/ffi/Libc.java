@@ -25,6 +25,15 @@ import org.jrdma.iba.UntrustedText;
  * succeeds and throws {@link SysException} through {@link Errors} when the call returns -1.
  * {@code EINTR} is retried.
  *
+ * <p>The calls made often ({@code poll}, {@code send}, {@code recv}, {@code read}, {@code write})
+ * go first through a handle that captures nothing, and only a call that returned -1 is made again
+ * with errno captured, to learn why. Capturing costs an allocation per call wherever C2 has not
+ * compiled the caller: the JDK slices the call-state segment on every call
+ * ({@code SharedUtils.checkCaptureSegment} in JDK 25), which only C2's escape analysis removes, so
+ * an idle thread's loop, never hot enough for C2, allocated about 40 bytes a call. Making a
+ * failed call again is sound for these calls: one that returns -1 has done nothing, so the second
+ * call is the call, and its result (a success, if the cause went away meanwhile) is returned.
+ *
  * <p>Symbols are resolved in the process's global scope, {@code dlsym(RTLD_DEFAULT, name)}, as
  * the dynamic linker binds a C program's calls: a library preloaded with {@code LD_PRELOAD} that
  * defines {@code open}, {@code read}, {@code opendir}... (libumad2sim, which turns
@@ -81,9 +90,14 @@ public final class Libc {
     private static final MethodHandle SOCKET = downcall("socket", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle BIND = downcall("bind", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle CONNECT = downcall("connect", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT));
-    private static final MethodHandle SEND = downcall("send", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle RECV = downcall("recv", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
-    private static final MethodHandle POLL = downcall("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final FunctionDescriptor SEND_TYPE = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT);
+    private static final MethodHandle SEND = downcall("send", SEND_TYPE);
+    private static final MethodHandle SEND_PLAIN = plainDowncall("send", SEND_TYPE);
+    private static final MethodHandle RECV = downcall("recv", SEND_TYPE);
+    private static final MethodHandle RECV_PLAIN = plainDowncall("recv", SEND_TYPE);
+    private static final FunctionDescriptor POLL_TYPE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT);
+    private static final MethodHandle POLL = downcall("poll", POLL_TYPE);
+    private static final MethodHandle POLL_PLAIN = plainDowncall("poll", POLL_TYPE);
     private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     /** Where {@code d_name} starts in glibc's 64-bit {@code struct dirent}: after d_ino, d_off, d_reclen, d_type. */
     private static final long DIRENT_NAME_OFFSET = 19;
@@ -98,8 +112,11 @@ public final class Libc {
      */
     private static final class DeviceCalls {
         static final MethodHandle OPEN = downcall("open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-        static final MethodHandle READ = downcall("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
-        static final MethodHandle WRITE = downcall("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+        static final FunctionDescriptor READ_TYPE = FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG);
+        static final MethodHandle READ = downcall("read", READ_TYPE);
+        static final MethodHandle READ_PLAIN = plainDowncall("read", READ_TYPE);
+        static final MethodHandle WRITE = downcall("write", READ_TYPE);
+        static final MethodHandle WRITE_PLAIN = plainDowncall("write", READ_TYPE);
         static final MethodHandle IOCTL = downcall("ioctl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
                 Linker.Option.firstVariadicArg(2));
         static final MethodHandle OPENDIR = downcall("opendir", FunctionDescriptor.of(ADDRESS, ADDRESS));
@@ -121,6 +138,15 @@ public final class Libc {
         options[0] = Errors.CAPTURE_ERRNO;
         System.arraycopy(extra, 0, options, 1, extra.length);
         return LINKER.downcallHandle(symbol(name), descriptor, options);
+    }
+
+    /**
+     * A handle on the C library's {@code name} that captures no errno, for the first try of a
+     * frequent call (see the class comment).
+     */
+    @SuppressWarnings("restricted")
+    private static MethodHandle plainDowncall(String name, FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(symbol(name), descriptor);
     }
 
     /** A handle on {@code dlsym(3)} from the JDK's default lookup, or null if the C library has none. */
@@ -210,7 +236,10 @@ public final class Libc {
     public static long send(int fd, MemorySegment buffer, long length, MemorySegment state) {
         try {
             while (true) {
-                long n = (long) SEND.invokeExact(state, fd, buffer, length, 0);
+                long n = (long) SEND_PLAIN.invokeExact(fd, buffer, length, 0);
+                if (n == -1) {
+                    n = (long) SEND.invokeExact(state, fd, buffer, length, 0);
+                }
                 if (n != -1 || Errors.errno(state) != EINTR) {
                     return Errors.notMinusOne("send", n, state);
                 }
@@ -227,7 +256,10 @@ public final class Libc {
     public static long recv(int fd, MemorySegment buffer, long length, int flags, MemorySegment state) {
         try {
             while (true) {
-                long n = (long) RECV.invokeExact(state, fd, buffer, length, flags);
+                long n = (long) RECV_PLAIN.invokeExact(fd, buffer, length, flags);
+                if (n == -1) {
+                    n = (long) RECV.invokeExact(state, fd, buffer, length, flags);
+                }
                 if (n != -1) {
                     return n;
                 }
@@ -258,18 +290,28 @@ public final class Libc {
         int wait = timeoutMillis;
         try {
             while (true) {
-                int n = (int) POLL.invokeExact(state, pollFds, count, wait);
+                int n = (int) POLL_PLAIN.invokeExact(pollFds, count, wait);
+                if (n == -1) {
+                    wait = waitLeft(timeoutMillis, deadline);
+                    n = (int) POLL.invokeExact(state, pollFds, count, wait);
+                }
                 if (n != -1 || Errors.errno(state) != EINTR) {
                     return Errors.notMinusOne("poll", n, state);
                 }
-                if (timeoutMillis >= 0) {
-                    long left = Math.max(0, deadline - System.nanoTime());
-                    wait = (int) Math.min(Integer.MAX_VALUE, Math.ceilDiv(left, NANOS_PER_MILLI));
-                }
+                wait = waitLeft(timeoutMillis, deadline);
             }
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
+    }
+
+    /** What is left until {@code deadline} of a poll's timeout, in whole milliseconds; negative (for ever) stays so. */
+    private static int waitLeft(int timeoutMillis, long deadline) {
+        if (timeoutMillis < 0) {
+            return timeoutMillis;
+        }
+        long left = Math.max(0, deadline - System.nanoTime());
+        return (int) Math.min(Integer.MAX_VALUE, Math.ceilDiv(left, NANOS_PER_MILLI));
     }
 
     /**
@@ -331,7 +373,10 @@ public final class Libc {
     public static long read(int fd, MemorySegment buffer, long length, MemorySegment state) {
         try {
             while (true) {
-                long n = (long) DeviceCalls.READ.invokeExact(state, fd, buffer, length);
+                long n = (long) DeviceCalls.READ_PLAIN.invokeExact(fd, buffer, length);
+                if (n == -1) {
+                    n = (long) DeviceCalls.READ.invokeExact(state, fd, buffer, length);
+                }
                 if (n != -1 || Errors.errno(state) == EAGAIN) {
                     return n;
                 }
@@ -358,7 +403,10 @@ public final class Libc {
     public static long write(int fd, MemorySegment buffer, long length, MemorySegment state) {
         try {
             while (true) {
-                long n = (long) DeviceCalls.WRITE.invokeExact(state, fd, buffer, length);
+                long n = (long) DeviceCalls.WRITE_PLAIN.invokeExact(fd, buffer, length);
+                if (n == -1) {
+                    n = (long) DeviceCalls.WRITE.invokeExact(state, fd, buffer, length);
+                }
                 if (n != -1 || Errors.errno(state) != EINTR) {
                     return Errors.notMinusOne("write", n, state);
                 }

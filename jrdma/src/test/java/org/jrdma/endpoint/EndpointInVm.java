@@ -6,7 +6,6 @@ import static org.jrdma.testkit.vm.VmChecks.require;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -32,6 +31,7 @@ import org.jrdma.cm.ConnParam;
 import org.jrdma.cm.EventChannel;
 import org.jrdma.cm.PortSpace;
 import org.jrdma.cm.RdmaCmId;
+import org.jrdma.testkit.ThreadCounters;
 import org.jrdma.testkit.vm.VmChecks;
 
 /**
@@ -338,7 +338,6 @@ public final class EndpointInVm {
         InetSocketAddress at = address();
         int warmUp = 3000;
         int rounds = 3000;
-        AllocatedBytes allocated = new AllocatedBytes();
         try (RdmaServer server = RdmaServer.listen(at);
                 EndpointGroup group = new EndpointGroup(2);
                 ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -357,16 +356,16 @@ public final class EndpointInVm {
                 client.send(message).join();
                 client.receive().join();
             }
-            long pollerBefore = allocated.of(poller);
-            long callerBefore = allocated.of(Thread.currentThread());
+            long pollerBefore = ThreadCounters.allocatedBytes(poller);
+            long callerBefore = ThreadCounters.allocatedBytes(Thread.currentThread());
             long start = System.nanoTime();
             for (int i = 0; i < rounds; i++) {
                 client.send(message).join();
                 client.receive().join();
             }
             long nanos = System.nanoTime() - start;
-            long caller = allocated.of(Thread.currentThread()) - callerBefore;
-            long polling = allocated.of(poller) - pollerBefore;
+            long caller = ThreadCounters.allocatedBytes(Thread.currentThread()) - callerBefore;
+            long polling = ThreadCounters.allocatedBytes(poller) - pollerBefore;
             // each round trip: the polling thread posts 2 sends and delivers 2 messages (a 16-byte copy each)
             double pollerPerMessage = polling / (4.0 * rounds);
             System.out.printf("  %d round trips of 16 bytes, %.1f us each; polling thread %.1f bytes per message"
@@ -396,7 +395,6 @@ public final class EndpointInVm {
         InetSocketAddress at = address();
         int warmUp = 3000;
         int rounds = 3000;
-        AllocatedBytes allocated = new AllocatedBytes();
         try (RdmaServer server = RdmaServer.listen(at);
                 EndpointGroup group = new EndpointGroup(2, mode);
                 ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
@@ -433,19 +431,19 @@ public final class EndpointInVm {
             }
             Thread poller = groupThread(group);
             Thread me = Thread.currentThread();
-            long pollerBefore = allocated.of(poller);
-            long peerBefore = allocated.of(echoing);
-            long overhead = -allocated.of(me) + allocated.of(me);
-            long callerBefore = allocated.of(me);
+            long pollerBefore = ThreadCounters.allocatedBytes(poller);
+            long peerBefore = ThreadCounters.allocatedBytes(echoing);
+            long overhead = -ThreadCounters.allocatedBytes(me) + ThreadCounters.allocatedBytes(me);
+            long callerBefore = ThreadCounters.allocatedBytes(me);
             long start = System.nanoTime();
             for (int i = 0; i < rounds; i++) {
                 client.send(message);
                 client.receive(in);
             }
             long nanos = System.nanoTime() - start;
-            long caller = allocated.of(me) - callerBefore - overhead;
-            long echoer = allocated.of(echoing) - peerBefore;
-            long polling = allocated.of(poller) - pollerBefore;
+            long caller = ThreadCounters.allocatedBytes(me) - callerBefore - overhead;
+            long echoer = ThreadCounters.allocatedBytes(echoing) - peerBefore;
+            long polling = ThreadCounters.allocatedBytes(poller) - pollerBefore;
             System.out.printf("  %s: %d round trips of 16 bytes, %.1f us each: allocated by the caller %d bytes, by the"
                     + " echoing thread %d, by the polling thread %d%n", mode, rounds, nanos / 1e3 / rounds, caller, echoer,
                     polling);
@@ -521,25 +519,6 @@ public final class EndpointInVm {
     private static Thread groupThread(EndpointGroup group) {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(group.threadName()))
                 .findFirst().orElseThrow(() -> new AssertionError("no thread " + group.threadName()));
-    }
-
-    /**
-     * {@code com.sun.management.ThreadMXBean.getThreadAllocatedBytes}, reached by reflection: the
-     * test sources compile inside module org.jrdma, which does not read java.management, and run
-     * on the class path in the VM, where it is there.
-     */
-    private static final class AllocatedBytes {
-        private final Object bean;
-        private final Method bytes;
-
-        AllocatedBytes() throws ReflectiveOperationException {
-            bean = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
-            bytes = Class.forName("com.sun.management.ThreadMXBean").getMethod("getThreadAllocatedBytes", long.class);
-        }
-
-        long of(Thread thread) throws ReflectiveOperationException {
-            return (long) bytes.invoke(bean, thread.threadId());
-        }
     }
 
     private void closeFailsPending() throws Exception {

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -17,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.jrdma.SysException;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;
+import org.jrdma.testkit.ThreadCounters;
 import org.jrdma.testkit.vm.VmChecks;
 import org.jrdma.verbs.ffi.IbvXrcd;
 
@@ -693,7 +693,7 @@ public final class VerbsExInVm {
         }
     }
 
-    private void allocation() throws ReflectiveOperationException {
+    private void allocation() {
         RecvWr recvA = new RecvWr().wrId(1).sge(mrA.sge(0, 64));
         RecvWr recvB = new RecvWr().wrId(2).sge(mrB.sge(4096, 64));
         PreparedRecv preparedA = qpA.qp().prepareRecv(recvA);
@@ -712,21 +712,16 @@ public final class VerbsExInVm {
             drain(cqB, 1);
             drain(cqA, 1);
         };
-        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
-                .invoke(null);
-        Method allocated = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
         long start = System.nanoTime();
         for (int i = 0; i < 20_000; i++) {
             roundTrip.run();
         }
         int measured = 5_000;
-        long first = (long) allocated.invoke(threads);
-        long second = (long) allocated.invoke(threads);
-        for (int i = 0; i < measured; i++) {
-            roundTrip.run();
-        }
-        long third = (long) allocated.invoke(threads);
-        long bytes = Math.max(0, (third - second) - (second - first));
+        long bytes = ThreadCounters.allocatedBy(() -> {
+            for (int i = 0; i < measured; i++) {
+                roundTrip.run();
+            }
+        });
         System.out.printf("  %d bytes allocated in %d round trips, %.1f usec per round trip%n", bytes, measured,
                 (System.nanoTime() - start) / 1e3 / (20_000 + measured));
         require(bytes < measured, bytes + " bytes allocated in " + measured + " round trips");

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,6 +22,7 @@ import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
 import org.jrdma.iba.Mtu;
 import org.jrdma.path.IBPath;
+import org.jrdma.testkit.ThreadCounters;
 import org.jrdma.testkit.vm.VmChecks;
 
 /**
@@ -712,7 +712,7 @@ public final class VerbsInVm {
      * both completions) once the JIT has compiled the loop, through the general posts and
      * through prepared requests.
      */
-    private void allocation() throws ReflectiveOperationException {
+    private void allocation() {
         RecvWr recv = new RecvWr().wrId(1).sge(mrB.sge(0, 64));
         SendWr send = new SendWr().wrId(2).opcode(WrOpcode.SEND).sge(mrA.sge(0, 64)).flags(SendFlags.SIGNALED);
         WcBuffer buffer = new WcBuffer(4);
@@ -741,23 +741,13 @@ public final class VerbsInVm {
 
     /**
      * Requires less than a byte allocated per {@code roundTrip} over 10,000 of them after 30,000
-     * of warm-up. The counter is
-     * {@code com.sun.management.ThreadMXBean.getCurrentThreadAllocatedBytes}, reached by
-     * reflection (the test sources are compiled as part of module org.jrdma, which does not read
-     * java.management); what reading it costs is measured and subtracted.
+     * of warm-up ({@link ThreadCounters#allocatedBy}).
      */
-    private static void allocationPerRoundTrip(String what, Runnable roundTrip) throws ReflectiveOperationException {
-        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
-                .invoke(null);
-        Method allocated = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
+    private static void allocationPerRoundTrip(String what, Runnable roundTrip) {
         long start = System.nanoTime();
         roundTrips(roundTrip, 30_000);
         int measured = 10_000;
-        long first = (long) allocated.invoke(threads);
-        long second = (long) allocated.invoke(threads);
-        roundTrips(roundTrip, measured);
-        long third = (long) allocated.invoke(threads);
-        long bytes = Math.max(0, (third - second) - (second - first));
+        long bytes = ThreadCounters.allocatedBy(() -> roundTrips(roundTrip, measured));
         double micros = (System.nanoTime() - start) / 1e3 / (30_000 + measured);
         System.out.printf("  %s: %d bytes allocated in %d round trips (%.2f bytes each), %.1f us per round trip%n",
                 what, bytes, measured, (double) bytes / measured, micros);

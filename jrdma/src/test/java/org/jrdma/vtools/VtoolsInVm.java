@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -26,6 +25,7 @@ import org.jrdma.Rdma;
 import org.jrdma.devices.EndPort;
 import org.jrdma.iba.Gid;
 import org.jrdma.path.IBPath;
+import org.jrdma.testkit.ThreadCounters;
 import org.jrdma.testkit.vm.VmChecks;
 import org.jrdma.verbs.Access;
 import org.jrdma.verbs.Ah;
@@ -250,8 +250,6 @@ public final class VtoolsInVm {
     }
 
     private void pollerWakes() throws Exception {
-        Method cpuTime = threadMethod("getCurrentThreadCpuTime");
-        Object threads = threads();
         int buf = a.pool.pop();
         a.pool.copyTo(buf, 0, "late".getBytes(StandardCharsets.US_ASCII));
         SendWr wr = a.pool.makeSendWr(buf, 4, null);
@@ -263,7 +261,7 @@ public final class VtoolsInVm {
             }
             a.qp.postSend(wr);
         });
-        long cpu = (long) cpuTime.invoke(threads);
+        long cpu = ThreadCounters.cpuTimeNanos();
         long start = System.nanoTime();
         int n = 0;
         for (Wc wc : b.poller.iterwc(1, Duration.ofSeconds(10))) {
@@ -273,7 +271,7 @@ public final class VtoolsInVm {
             n++;
         }
         long elapsed = (System.nanoTime() - start) / 1_000_000;
-        long cpuMillis = ((long) cpuTime.invoke(threads) - cpu) / 1_000_000;
+        long cpuMillis = (ThreadCounters.cpuTimeNanos() - cpu) / 1_000_000;
         sender.join();
         a.complete(WcOpcode.SEND, 0);
         System.out.printf("  woke after %d ms having used %d ms of CPU%n", elapsed, cpuMillis);
@@ -547,9 +545,7 @@ public final class VtoolsInVm {
      * the pool (which re-posts the receive). The CQ has no channel, so the poller spins rather
      * than sleeps, as a busy loop does. Measured as {@code VerbsInVm} measures the raw verbs.
      */
-    private void allocation() throws ReflectiveOperationException {
-        Method allocated = threadMethod("getCurrentThreadAllocatedBytes");
-        Object threads = threads();
+    private void allocation() {
         try (Context ctx = Rdma.getVerbs(endPort)) {
             Pd pd = ctx.pd();
             Cq cq = ctx.cq(16);
@@ -568,11 +564,7 @@ public final class VtoolsInVm {
             int warmup = 20_000;
             int measured = 10_000;
             roundTrips(pool, qb, qa, wr, sge, poller, warmup);
-            long first = (long) allocated.invoke(threads);
-            long second = (long) allocated.invoke(threads);
-            roundTrips(pool, qb, qa, wr, sge, poller, measured);
-            long third = (long) allocated.invoke(threads);
-            long bytes = Math.max(0, (third - second) - (second - first));
+            long bytes = ThreadCounters.allocatedBy(() -> roundTrips(pool, qb, qa, wr, sge, poller, measured));
             double micros = (System.nanoTime() - start) / 1e3 / (warmup + measured);
             System.out.printf("  %d bytes allocated in %d round trips (%.2f bytes each), %.1f us per round trip%n",
                     bytes, measured, (double) bytes / measured, micros);
@@ -598,14 +590,6 @@ public final class VtoolsInVm {
         }
     }
 
-    private static Object threads() throws ReflectiveOperationException {
-        return Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
-    }
-
-    /** A method of the JDK's thread bean, by reflection: the test classes are in a module that does not read java.management. */
-    private static Method threadMethod(String name) throws ReflectiveOperationException {
-        return Class.forName("com.sun.management.ThreadMXBean").getMethod(name);
-    }
 
     /** The kernel's count of RDMA objects ({@code rdma resource show}) on the end port's device. */
     private int rdmaResources() throws IOException, InterruptedException {

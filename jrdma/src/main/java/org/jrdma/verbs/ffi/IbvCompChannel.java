@@ -21,8 +21,14 @@ public final class IbvCompChannel extends NativeObject {
             FunctionDescriptor.of(ADDRESS, ADDRESS), true);
     private static final MethodHandle DESTROY = Ibv.function("ibv_destroy_comp_channel",
             FunctionDescriptor.of(JAVA_INT, ADDRESS), false);
-    private static final MethodHandle GET_CQ_EVENT = Ibv.function("ibv_get_cq_event",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS), true);
+    private static final FunctionDescriptor GET_CQ_EVENT_TYPE = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
+    private static final MethodHandle GET_CQ_EVENT = Ibv.function("ibv_get_cq_event", GET_CQ_EVENT_TYPE, true);
+    /**
+     * {@code ibv_get_cq_event} capturing no errno, tried first: capturing allocates per call
+     * wherever C2 has not compiled the caller (see {@link org.jrdma.ffi.Libc}). A failed call
+     * (its read of the channel failed) has taken no event, so it is made again with errno captured.
+     */
+    private static final MethodHandle GET_CQ_EVENT_PLAIN = Ibv.function("ibv_get_cq_event", GET_CQ_EVENT_TYPE, false);
     /** {@code ibv_ack_cq_events}, the CQ by address: the event's CQ is read as a number, making no segment. */
     private static final MethodHandle ACK_CQ_EVENTS = Ibv.function("ibv_ack_cq_events",
             FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), false);
@@ -83,8 +89,11 @@ public final class IbvCompChannel extends NativeObject {
             return 0;
         }
         try {
-            Errors.notMinusOne("ibv_get_cq_event", (int) GET_CQ_EVENT.invokeExact(callState, ptr, eventCq, eventContext),
-                    callState);
+            int result = (int) GET_CQ_EVENT_PLAIN.invokeExact(ptr, eventCq, eventContext);
+            if (result == -1) {
+                result = (int) GET_CQ_EVENT.invokeExact(callState, ptr, eventCq, eventContext);
+            }
+            Errors.notMinusOne("ibv_get_cq_event", result, callState);
             long cq = eventCq.get(JAVA_LONG, 0);
             ACK_CQ_EVENTS.invokeExact(cq, 1);
             return cq;
