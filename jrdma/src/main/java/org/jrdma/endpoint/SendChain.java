@@ -20,7 +20,7 @@ import org.jrdma.verbs.WrOpcode;
  * WRITE, READ) and messages (SEND) waiting for a send slot or a credit, posted in chains of one
  * {@code ibv_post_send} each, and the credit write (an RDMA WRITE of our posted receives into the
  * peer's counter). A send is signaled only every {@value #SIGNAL_EVERY}, when a future waits for
- * it, or when it ends a chain with few slots free: a signaled completion retires every send
+ * it, or when it ends a chain with few slots free or with the last credit: a signaled completion retires every send
  * posted before it ({@link SendSlots#retire}). A chain of one message, and every credit write,
  * go out as a work request prepared once ({@link PreparedSend}), by the queue pair's address.
  *
@@ -156,10 +156,15 @@ final class SendChain {
         if (n == 0) {
             return false;
         }
-        boolean fewSlots = slots.freeCount() < SIGNAL_EVERY;
+        // the last of the chain is signaled when few slots are left, or when it took the last
+        // credit: nothing more can be posted until credits come, and the unsignaled sends before
+        // it would hold their slots until then, so a sender filling slots meanwhile could run out
+        // of them although every send posted is done (and wait for ever if it is the one who must
+        // take the peer's messages for the credits to come)
+        boolean signalLast = slots.freeCount() < SIGNAL_EVERY || credits.available() <= 0;
         for (int i = 0; i < n; i++) {
             SendWr wr = chain[i];
-            if (wr.flags() == SendFlags.SIGNALED || ++sinceSignal >= SIGNAL_EVERY || (i == n - 1 && fewSlots)) {
+            if (wr.flags() == SendFlags.SIGNALED || ++sinceSignal >= SIGNAL_EVERY || (i == n - 1 && signalLast)) {
                 wr.flags(SendFlags.SIGNALED);
                 sinceSignal = 0;
             }

@@ -138,6 +138,10 @@ public final class EndpointInVm {
                 () -> blockingForm(PollingMode.BUSY));
         check("callers polling the completion queue, then parking (ADAPTIVE), in order, nothing allocated per message",
                 () -> blockingForm(PollingMode.ADAPTIVE));
+        check("a blocking sender that leaves messages waiting for credits has them posted by the group (ADAPTIVE)",
+                () -> blockingBacklog(PollingMode.ADAPTIVE));
+        check("a blocking sender that leaves messages waiting for credits has them posted by the group (BUSY)",
+                () -> blockingBacklog(PollingMode.BUSY));
         check("blocking send and receive after a disconnect throw ClosedChannelException", this::blockingClosed);
         check("close fails pending sends and receives", this::closeFailsPending);
         check("peer disconnect fails pending receives", this::peerDisconnect);
@@ -464,6 +468,41 @@ public final class EndpointInVm {
             echoing.join(WAIT.toMillis());
             require(!echoing.isAlive(), "the echoing thread ended with the connection");
             peer.close();
+        }
+    }
+
+    /**
+     * A blocking sender in {@code mode} sends more messages than the peer has receives posted,
+     * all of which fit in its send slots, and then stops calling the endpoint: those beyond the
+     * credits wait in send slots, and with no caller left to post them, the group's thread must,
+     * once the receiver (starting half a second later, on another group) returns credits. A sender
+     * no longer wakes the thread for such a backlog in these modes; the thread, lingering, looks.
+     * All arrive, in order.
+     */
+    private void blockingBacklog(PollingMode mode) throws Exception {
+        InetSocketAddress at = address();
+        int count = RdmaEndpoint.RECEIVES + 28;
+        try (RdmaServer server = RdmaServer.listen(at);
+                EndpointGroup clients = new EndpointGroup(1, mode);
+                EndpointGroup servers = new EndpointGroup(1, mode);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+                Arena arena = Arena.ofShared()) {
+            Future<RdmaEndpoint> accepted = threads.submit(() -> server.accept(servers, WAIT));
+            try (RdmaEndpoint client = RdmaEndpoint.connect(at, clients, WAIT); RdmaEndpoint peer = accepted.get()) {
+                MemorySegment out = arena.allocate(4);
+                for (int i = 0; i < count; i++) {
+                    out.set(ValueLayout.JAVA_INT, 0, i);
+                    client.send(out);
+                }
+                Thread.sleep(500);
+                MemorySegment in = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
+                for (int i = 0; i < count; i++) {
+                    equal(4, peer.receive(in), "length of message " + i);
+                    equal(i, in.get(ValueLayout.JAVA_INT, 0), "message " + i);
+                }
+                System.out.printf("  %s: %d messages, %d beyond the credits, all received in order%n", mode, count,
+                        count - RdmaEndpoint.RECEIVES);
+            }
         }
     }
 

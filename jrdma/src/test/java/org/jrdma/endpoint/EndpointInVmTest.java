@@ -27,6 +27,8 @@ class EndpointInVmTest {
             "blocking send and receive in order, nothing allocated per message",
             "callers polling the completion queue (BUSY), in order, nothing allocated per message",
             "callers polling the completion queue, then parking (ADAPTIVE), in order, nothing allocated per message",
+            "a blocking sender that leaves messages waiting for credits has them posted by the group (ADAPTIVE)",
+            "a blocking sender that leaves messages waiting for credits has them posted by the group (BUSY)",
             "blocking send and receive after a disconnect throw ClosedChannelException",
             "close fails pending sends and receives",
             "peer disconnect fails pending receives",
