@@ -380,9 +380,7 @@ public final class RdmaEndpoint implements AutoCloseable {
             }
             await(FREE_SLOT);
         }
-        if (backlog) {
-            group.handOver();
-        }
+        group.senderReturned(backlog);
         throwIfEnded();
     }
 
