@@ -58,8 +58,11 @@ public final class EndpointGroup implements AutoCloseable {
     private static final long SHORT_PARK_NANOS = 10_000L;
     /** While messages wait for credits (which arrive by RDMA WRITE, with no completion), the thread looks this often once idle. */
     private static final long LONG_PARK_NANOS = 1_000_000L;
-    /** After a caller last polled, the thread leaves the completion queue to callers this long, without arming it. */
-    private static final long LINGER_NANOS = 2_000_000L;
+    /**
+     * After a caller last polled, the thread leaves the completion queue to callers for one to two
+     * such periods, without arming it: it looks every this many milliseconds whether a caller
+     * was active since it last looked.
+     */
     private static final int LINGER_MILLIS = 2;
     /** The longest sleep, after which the thread looks at the connections' events (a peer's disconnect). */
     private static final int SLEEP_MILLIS = 100;
@@ -79,11 +82,15 @@ public final class EndpointGroup implements AutoCloseable {
      */
     private final ReentrantLock polling = new ReentrantLock();
     private final WcBuffer wcs = new WcBuffer(32);
-    /** Callers polling the completion queue now, and when one last stopped. */
+    /** Callers polling the completion queue now. */
     private final AtomicInteger spinners = new AtomicInteger();
     /** Callers parked until a completion's poller unparks them: while there are any, the thread polls too. */
     private final AtomicInteger parkedCallers = new AtomicInteger();
-    private volatile long lastSpin;
+    /**
+     * Whether a caller polled, or a blocking sender returned, since the thread last looked: set by
+     * callers (a volatile write, no clock read), cleared by the lingering thread before each look.
+     */
+    private volatile boolean callerActive;
     private final EventFd wakeup = new EventFd();
     private final PollFds fds = new PollFds();
     private final Thread poller;
@@ -187,10 +194,11 @@ public final class EndpointGroup implements AutoCloseable {
      * woken. Otherwise the sender counts as a caller polling: it posts its backlog itself as it
      * sends on or waits, so it wakes nobody, and the thread lingers (it neither polls nor arms the
      * completion queue, whose events would cost a wake-up of the thread and of the kernel's
-     * softirq thread per completion) and posts what a sender left behind within
-     * {@value #LINGER_MILLIS} ms of its last send. Before, each send short of a credit woke the
-     * thread, which then armed the queue: a streaming sender spent 15 % of its CPU on those
-     * wake-ups.
+     * softirq thread per completion) and posts what a sender left behind at its second look
+     * after the sender's last send, {@value #LINGER_MILLIS} to twice that many ms later. Before,
+     * each send short of a credit woke the thread, which then armed the queue: a streaming sender
+     * spent 15 % of its CPU on those wake-ups. Marking the sender active is a volatile write, not a
+     * clock read (which under the VM's emulation costs about half a microsecond).
      */
     void senderReturned(boolean backlog) {
         if (mode == PollingMode.EVENT) {
@@ -199,15 +207,15 @@ public final class EndpointGroup implements AutoCloseable {
             }
             return;
         }
-        lastSpin = System.nanoTime();
+        callerActive = true;
         if (backlog && armed) {
             wake();
         }
     }
 
-    /** Whether callers poll the completion queue now, or did (or a blocking sender returned) within {@link #LINGER_NANOS}. */
+    /** Whether callers poll the completion queue now, or did (or a blocking sender returned) since the thread last looked. */
     private boolean callersPoll() {
-        return spinners.get() > 0 || System.nanoTime() - lastSpin < LINGER_NANOS;
+        return spinners.get() > 0 || callerActive;
     }
 
     /** Has the group's thread look at its endpoints again soon: unparks it, or signals its eventfd while it sleeps. */
@@ -280,7 +288,7 @@ public final class EndpointGroup implements AutoCloseable {
      * queue over at once (it may be leaving it to callers).
      */
     void spinEnded(boolean parks) {
-        lastSpin = parks ? 0 : System.nanoTime();
+        callerActive = !parks;
         if (spinners.decrementAndGet() == 0 && parks) {
             wake();
         }
@@ -311,6 +319,7 @@ public final class EndpointGroup implements AutoCloseable {
             }
             idle++;
             if (callers) {
+                callerActive = false;
                 sleep(false, LINGER_MILLIS);
             } else if (backlog()) {
                 LockSupport.parkNanos(idle < SHORT_PARKS ? SHORT_PARK_NANOS : LONG_PARK_NANOS);
@@ -362,7 +371,7 @@ public final class EndpointGroup implements AutoCloseable {
             }
             // a lingering thread looks again soon anyway: only an armed one must not sleep on work,
             // nor while a caller polls or a sender just returned (which read armed after writing
-            // lastSpin, as this reads lastSpin after writing armed: one of the two sees the other)
+            // callerActive, as this reads callerActive after writing armed: one of the two sees the other)
             if (closing || armedCq != null && (callersPoll() || backlog() || work())) {
                 return;
             }
