@@ -4,6 +4,9 @@
 # them) is started and warmed up, then stopped with SIGSTOP; each round runs C ib_send_bw -R
 # (4 KiB, 1 and 4 connections), then each build's pair in turn (woken with SIGCONT, driven
 # through RunGate's protocol: one echo run and the 1- and 4-connection streams), the other stopped.
+# The script waits for a pair's lines by reading them (tail -f, woken by inotify), never by
+# polling the output file: a poll every half second spawned grep and sleep, which under the VM's
+# emulation took about a tenth of the server's CPU during the Java runs and none during C's.
 # Usage: stream-ab.sh JAR_A,JAR_B ROUNDS OUT_DIR   (prints one line per figure)
 set -u
 jars="${1//,/ }" rounds=$2 out=$3
@@ -14,7 +17,13 @@ messages=40000
 # the gates are named pipes in the VM's own /tmp: a pipe on the 9p share reads as ended at once
 gates=$(mktemp -d /tmp/stream-ab.XXXXXX)
 port=19100 n=0
-declare -A server client gate
+declare -A server client gate lines
+# reads the pair's output lines from descriptor $1 until one starts with $2
+await_line() {
+  local line
+  while IFS= read -r -u "$1" line; do [[ $line == "$2"* ]] && return 0; done
+  return 1
+}
 for jar in $jars; do
   n=$((n + 1)); port=$((port + 1)); tag=$(basename "$(dirname "$jar")")
   mkfifo "$gates/go-$tag"
@@ -27,8 +36,9 @@ for jar in $jars; do
   client[$tag]=$!
   eval "exec $((10 + n))> \"$gates/go-$tag\""
   gate[$tag]=$((10 + n))
-  for i in $(seq 1200); do grep -q "ready for run 1" "$out/client-$tag.txt" && break; sleep 0.5; done
-  grep -q "ready for run 1" "$out/client-$tag.txt" || { echo "$tag: the Java pair did not start"; cat "$out/client-$tag.txt"; exit 1; }
+  exec {fd}< <(tail -n +1 -f "$out/client-$tag.txt")
+  lines[$tag]=$fd
+  await_line "$fd" "ready for run 1" || { echo "$tag: the Java pair did not start"; cat "$out/client-$tag.txt"; exit 1; }
   kill -STOP "${server[$tag]}" "${client[$tag]}"
 done
 cport=19200
@@ -46,7 +56,7 @@ for r in $(seq "$rounds"); do
     tag=$(basename "$(dirname "$jar")")
     kill -CONT "${server[$tag]}" "${client[$tag]}"
     echo go >&"${gate[$tag]}"
-    for i in $(seq 1200); do [ "$(grep -c '^java alloc' "$out/client-$tag.txt")" -ge "$r" ] && break; sleep 0.5; done
+    await_line "${lines[$tag]}" "java alloc"
     kill -STOP "${server[$tag]}" "${client[$tag]}"
     grep -E "^echo|^stream|^java alloc" "$out/client-$tag.txt" | tail -n 4 | sed "s/^/round $r $tag /"
   done

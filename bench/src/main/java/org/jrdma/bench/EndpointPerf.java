@@ -158,8 +158,14 @@ public final class EndpointPerf {
                     .filter(t -> t.getName().startsWith(EndpointGroup.THREAD_NAME_PREFIX)).mapToLong(Thread::threadId).toArray();
             Client client = new Client(arena, echo, pollers);
             client.echo(s.size, s.warmup, null);
-            for (List<RdmaEndpoint> endpoints : streams) {
-                client.stream(endpoints, s.bwSize, Math.max(s.warmup / 4, endpoints.size()));
+            // each stream as long as a timed one, twice: the paths a long stream takes (credits
+            // running out, chains of several sends) must be compiled before the timed runs, or C2
+            // recompiles the send path in them after its uncommon traps (seen: the sender stopped
+            // for a second at a time under -Xbatch, in the first two timed runs)
+            for (int pass = 0; pass < 2; pass++) {
+                for (List<RdmaEndpoint> endpoints : streams) {
+                    client.stream(endpoints, s.bwSize, Math.max(s.warmup / 4, s.bwIters));
+                }
             }
             BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
             for (int run = 1; run <= Math.max(1, s.runs); run++) {
