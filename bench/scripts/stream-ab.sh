@@ -18,6 +18,7 @@ messages=40000
 gates=$(mktemp -d /tmp/stream-ab.XXXXXX)
 port=19100 n=0
 declare -A server client gate lines
+tails=()
 # reads the pair's output lines from descriptor $1 until one starts with $2
 await_line() {
   local line
@@ -36,9 +37,13 @@ for jar in $jars; do
   client[$tag]=$!
   eval "exec $((10 + n))> \"$gates/go-$tag\""
   gate[$tag]=$((10 + n))
-  exec {fd}< <(tail -n +1 -f "$out/client-$tag.txt")
-  lines[$tag]=$fd
-  await_line "$fd" "ready for run 1" || { echo "$tag: the Java pair did not start"; cat "$out/client-$tag.txt"; exit 1; }
+  # (a named pipe, not a process substitution: the VM has no /dev/fd)
+  mkfifo "$gates/lines-$tag"
+  tail -n +1 -f "$out/client-$tag.txt" > "$gates/lines-$tag" &
+  tails+=($!)
+  eval "exec $((20 + n))< \"$gates/lines-$tag\""
+  lines[$tag]=$((20 + n))
+  await_line "${lines[$tag]}" "ready for run 1" || { echo "$tag: the Java pair did not start"; cat "$out/client-$tag.txt"; exit 1; }
   kill -STOP "${server[$tag]}" "${client[$tag]}"
 done
 cport=19200
@@ -71,3 +76,4 @@ for jar in $jars; do
   kill "${server[$tag]}" 2> /dev/null
   wait "${server[$tag]}"
 done
+kill "${tails[@]}" 2> /dev/null
