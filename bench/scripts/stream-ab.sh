@@ -2,8 +2,9 @@
 # Runs inside the soft-RoCE VM (bin/bench-cm-ab boots it): an A/B of two builds of the endpoints.
 # One EndpointPerf pair per build (server pinned to CPU 0, client to CPU 1, as bin/bench-cm pins
 # them) is started and warmed up, then stopped with SIGSTOP; each round runs C ib_send_bw -R
-# (4 KiB, 1 and 4 connections), then each build's pair in turn (woken with SIGCONT, driven
-# through RunGate's protocol: one echo run and the 1- and 4-connection streams), the other stopped.
+# (4 KiB, 1 and 4 connections), then each build's pair in turn, the first going first in odd
+# rounds and second in even ones (woken with SIGCONT, driven through RunGate's protocol: one echo
+# run and the 1- and 4-connection streams), the other stopped.
 # The script waits for a pair's lines by reading them (tail -f, woken by inotify), never by
 # polling the output file: a poll every half second spawned grep and sleep, which under the VM's
 # emulation took about a tenth of the server's CPU during the Java runs and none during C's.
@@ -57,7 +58,11 @@ for r in $(seq "$rounds"); do
       awk -v q=$q -v r=$r '/^ 4096/ {printf "round %d C stream %d: %s MB/s\n", r, q, $4}'
     wait $s
   done
-  for jar in $jars; do
+  # the builds take turns going first after C, so that an advantage of going first (or second)
+  # cannot pass as a difference of the builds
+  order=$jars
+  ((r % 2 == 0)) && order=$(printf '%s\n' $jars | tac | tr '\n' ' ')
+  for jar in $order; do
     tag=$(basename "$(dirname "$jar")")
     kill -CONT "${server[$tag]}" "${client[$tag]}"
     echo go >&"${gate[$tag]}"

@@ -20,14 +20,20 @@ import org.jrdma.endpoint.EndpointGroup;
 import org.jrdma.endpoint.PollingMode;
 import org.jrdma.endpoint.RdmaEndpoint;
 import org.jrdma.endpoint.RdmaServer;
+import org.jrdma.endpoint.ReceivedMessage;
+import org.jrdma.endpoint.SendBuffer;
 import org.jrdma.examples.RunGate;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
  * The Java side of {@link CmBenchmark}: endpoints ({@code org.jrdma.endpoint}) over rdma_cm,
- * through their blocking, allocation-free form ({@link RdmaEndpoint#send(MemorySegment)},
- * {@link RdmaEndpoint#receive(MemorySegment)}), each side one process.
+ * through their blocking, allocation-free form, each side one process: by default with no copy,
+ * each message written into a claimed send buffer ({@link RdmaEndpoint#claimSendBuffer()},
+ * {@link RdmaEndpoint#send(SendBuffer, int)}) and read where it arrived
+ * ({@link RdmaEndpoint#receiveInPlace()}), as perftest sends from and receives into its registered
+ * buffers; with {@code --copy} through {@link RdmaEndpoint#send(MemorySegment)} and
+ * {@link RdmaEndpoint#receive(MemorySegment)}, which copy into and out of them.
  *
  * <p>The server ({@code --server}) accepts, in this order, one echo endpoint in a group of its
  * own, then for each count of {@code --connections} that many stream endpoints in one group
@@ -68,6 +74,12 @@ public final class EndpointPerf {
         @Option(names = "--connections", split = ",") List<Integer> connections = List.of(1, 4, 16);
         /** How callers wait for completions, on both sides. */
         @Option(names = "--polling") PollingMode polling = PollingMode.ADAPTIVE;
+        /**
+         * Whether messages are copied into and out of the endpoints' registered buffers
+         * ({@link RdmaEndpoint#send(MemorySegment)}, {@link RdmaEndpoint#receive(MemorySegment)}),
+         * rather than written and read where they are sent from and arrive (lent buffers), on both sides.
+         */
+        @Option(names = "--copy") boolean copy;
         /** Timed runs, each after a go; 0 for one run at once. */
         @Option(names = "--runs") int runs;
     }
@@ -81,7 +93,7 @@ public final class EndpointPerf {
         new CommandLine(s).parseArgs(args);
         InetSocketAddress at = new InetSocketAddress(InetAddress.getByName(s.address), s.port);
         if (s.server) {
-            serve(at, s.connections, s.polling);
+            serve(at, s.connections, s.polling, s.copy);
         } else {
             client(at, s);
         }
@@ -89,7 +101,8 @@ public final class EndpointPerf {
 
     // --- server ------------------------------------------------------------------------------
 
-    private static void serve(InetSocketAddress at, List<Integer> connections, PollingMode polling) throws Exception {
+    private static void serve(InetSocketAddress at, List<Integer> connections, PollingMode polling, boolean copy)
+            throws Exception {
         List<AutoCloseable> resources = new ArrayList<>();
         List<Thread> servers = new ArrayList<>();
         try (RdmaServer server = RdmaServer.listen(at); Arena arena = Arena.ofShared()) {
@@ -97,12 +110,12 @@ public final class EndpointPerf {
             EndpointGroup echoGroup = new EndpointGroup(1, polling);
             resources.add(echoGroup);
             RdmaEndpoint echo = server.accept(echoGroup, WAIT);
-            servers.add(serving(echo, arena, true));
+            servers.add(serving(echo, arena, true, copy));
             for (int count : connections) {
                 EndpointGroup group = new EndpointGroup(count, polling);
                 resources.add(group);
                 for (int c = 0; c < count; c++) {
-                    servers.add(serving(server.accept(group, WAIT), arena, false));
+                    servers.add(serving(server.accept(group, WAIT), arena, false, copy));
                 }
             }
             for (Thread t : servers) {
@@ -116,18 +129,39 @@ public final class EndpointPerf {
         System.out.println("server done");
     }
 
-    /** A platform thread echoing every message, or acknowledging each marked last, until the peer disconnects. */
-    private static Thread serving(RdmaEndpoint endpoint, Arena arena, boolean echo) {
+    /**
+     * A platform thread echoing every message, or acknowledging each marked last, until the peer
+     * disconnects: through the copying form, or reading each message where it arrived and echoing
+     * it from a claimed send buffer.
+     */
+    private static Thread serving(RdmaEndpoint endpoint, Arena arena, boolean echo, boolean copy) {
         MemorySegment buffer = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
         MemorySegment ack = arena.allocate(1);
         return Thread.ofPlatform().start(() -> {
             try {
                 while (true) {
-                    int length = endpoint.receive(buffer);
+                    if (copy) {
+                        int length = endpoint.receive(buffer);
+                        if (echo) {
+                            endpoint.send(buffer, length);
+                        } else if (buffer.get(ValueLayout.JAVA_BYTE, 0) == LAST) {
+                            endpoint.send(ack);
+                        }
+                        continue;
+                    }
+                    ReceivedMessage in = endpoint.receiveInPlace();
+                    int length = in.length();
                     if (echo) {
-                        endpoint.send(buffer, length);
-                    } else if (buffer.get(ValueLayout.JAVA_BYTE, 0) == LAST) {
-                        endpoint.send(ack);
+                        SendBuffer out = endpoint.claimSendBuffer();
+                        MemorySegment.copy(in.memory(), 0, out.memory(), 0, length);
+                        endpoint.release(in);
+                        endpoint.send(out, length);
+                    } else {
+                        byte mark = in.memory().get(ValueLayout.JAVA_BYTE, 0);
+                        endpoint.release(in);
+                        if (mark == LAST) {
+                            endpoint.send(ack);
+                        }
                     }
                 }
             } catch (ClosedChannelException peerLeft) {
@@ -156,7 +190,7 @@ public final class EndpointPerf {
             }
             long[] pollers = Thread.getAllStackTraces().keySet().stream()
                     .filter(t -> t.getName().startsWith(EndpointGroup.THREAD_NAME_PREFIX)).mapToLong(Thread::threadId).toArray();
-            Client client = new Client(arena, echo, pollers);
+            Client client = new Client(arena, echo, pollers, s.copy);
             client.echo(s.size, s.warmup, null);
             // each stream as long as a timed one, twice: the paths a long stream takes (credits
             // running out, chains of several sends) must be compiled before the timed runs, or C2
@@ -211,11 +245,14 @@ public final class EndpointPerf {
         private final RdmaEndpoint echo;
         private final long[] pollers;
         private final Arena arena;
+        /** Whether messages are copied in and out rather than written and read in lent buffers. */
+        private final boolean copy;
         long allocated;
         long messages;
 
-        Client(Arena arena, RdmaEndpoint echo, long[] pollers) {
+        Client(Arena arena, RdmaEndpoint echo, long[] pollers, boolean copy) {
             this.arena = arena;
+            this.copy = copy;
             this.out = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
             this.in = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
             this.echo = echo;
@@ -245,11 +282,22 @@ public final class EndpointPerf {
             // VM's clock source is not the TSC; perftest reads the cycle counter)
             long last = rtt != null ? System.nanoTime() : 0;
             for (int i = 0; i < count; i++) {
-                message.set(ValueLayout.JAVA_INT_UNALIGNED, 0, i);
-                echo.send(message);
-                echo.receive(in);
-                if (in.get(ValueLayout.JAVA_INT_UNALIGNED, 0) != i) {
-                    throw new IllegalStateException("echo " + i + " came back as " + in.get(ValueLayout.JAVA_INT_UNALIGNED, 0));
+                int echoed;
+                if (copy) {
+                    message.set(ValueLayout.JAVA_INT_UNALIGNED, 0, i);
+                    echo.send(message);
+                    echo.receive(in);
+                    echoed = in.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
+                } else {
+                    SendBuffer out = echo.claimSendBuffer();
+                    out.memory().set(ValueLayout.JAVA_INT_UNALIGNED, 0, i);
+                    echo.send(out, size);
+                    ReceivedMessage back = echo.receiveInPlace();
+                    echoed = back.memory().get(ValueLayout.JAVA_INT_UNALIGNED, 0);
+                    echo.release(back);
+                }
+                if (echoed != i) {
+                    throw new IllegalStateException("echo " + i + " came back as " + echoed);
                 }
                 if (rtt != null) {
                     long now = System.nanoTime();
@@ -283,8 +331,15 @@ public final class EndpointPerf {
                         long overhead = -THREADS.getCurrentThreadAllocatedBytes() + THREADS.getCurrentThreadAllocatedBytes();
                         long before = THREADS.getCurrentThreadAllocatedBytes();
                         for (int i = 0; i < each; i++) {
-                            message.set(ValueLayout.JAVA_BYTE, 0, i == each - 1 ? LAST : DATA);
-                            endpoint.send(message);
+                            byte mark = i == each - 1 ? LAST : DATA;
+                            if (copy) {
+                                message.set(ValueLayout.JAVA_BYTE, 0, mark);
+                                endpoint.send(message);
+                            } else {
+                                SendBuffer out = endpoint.claimSendBuffer();
+                                out.memory().set(ValueLayout.JAVA_BYTE, 0, mark);
+                                endpoint.send(out, size);
+                            }
                         }
                         endpoint.receive(ack);
                         callers[n] = Math.max(0, THREADS.getCurrentThreadAllocatedBytes() - before - overhead);

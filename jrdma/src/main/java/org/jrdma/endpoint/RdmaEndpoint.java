@@ -115,6 +115,8 @@ public final class RdmaEndpoint implements AutoCloseable {
     private final Credits credits;
     private final SendSlots slots = new SendSlots();
     private final Arrivals arrivals = new Arrivals();
+    /** The registered buffers lent to the application ({@link #claimSendBuffer}, {@link #receiveInPlace}). */
+    private final LentBuffers lent;
 
     private final SendChain sendChain;
     private final Queue<CompletableFuture<ByteBuffer>> receives = new ConcurrentLinkedQueue<>();
@@ -151,6 +153,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                         .sge(new Sge(mr.addr() + (long) i * MAX_MESSAGE, MAX_MESSAGE, mr.lkey())));
             }
             this.credits = new Credits(mr.memory().asSlice(COUNTER_OFFSET, 8));
+            this.lent = new LentBuffers(this, mr.memory());
             this.sendChain = new SendChain(qp, mr, slots, credits, POSTED_OFFSET, lock::claimSlot);
         } catch (RuntimeException e) {
             group.leave(this);
@@ -362,26 +365,102 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
         throwIfEnded();
         boolean backlog;
-        while (true) {
-            lock.lock();
-            try {
-                int slot = lock.claimSlot();
-                if (slot >= 0) {
-                    MemorySegment.copy(buffer, 0, mr.memory(), sendOffset(slot), length);
-                    slots.fill(slot, (int) length);
-                    if (started) {
-                        postLocked();
-                    }
-                    backlog = hasBacklog();
-                    break;
-                }
-            } finally {
-                lock.unlock();
-            }
-            await(FREE_SLOT);
+        int slot = lockFreeSlot();
+        try {
+            MemorySegment.copy(buffer, 0, mr.memory(), sendOffset(slot), length);
+            backlog = fillAndPostLocked(slot, (int) length);
+        } finally {
+            lock.unlock();
         }
         group.senderReturned(backlog);
         throwIfEnded();
+    }
+
+    /**
+     * Lends one of the endpoint's registered send buffers to the caller, waiting while none is
+     * free as {@link #send(MemorySegment)} waits: the caller writes its message into the
+     * buffer's memory and sends it with {@link #send(SendBuffer, int)}, with no copy, or gives it
+     * back with {@link #release(SendBuffer)}. Allocates nothing. While the caller holds it, the
+     * buffer is one fewer for this endpoint's other sends and one-sided operations.
+     *
+     * @throws ClosedChannelException when the endpoint is closed, the peer disconnected or the
+     *                                connection failed (the cause says how)
+     */
+    public SendBuffer claimSendBuffer() throws ClosedChannelException {
+        throwIfEnded();
+        int slot = lockFreeSlot();
+        try {
+            return lent.lendSend(slot);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Sends the first {@code length} bytes of {@code buffer}, lent by {@link #claimSendBuffer()},
+     * from where they are: posted after the messages sent before it if the peer has a receive
+     * posted (else once it has), as {@link #send(MemorySegment)} sends. The buffer is the
+     * endpoint's again. Allocates nothing.
+     *
+     * @throws IllegalArgumentException  if {@code buffer} is another endpoint's, or not lent now
+     *                                   (sent or given back already)
+     * @throws IndexOutOfBoundsException if {@code length} is negative or more than {@link #MAX_MESSAGE}
+     * @throws ClosedChannelException    when the endpoint is closed, the peer disconnected or the
+     *                                   connection failed (the cause says how)
+     */
+    public void send(SendBuffer buffer, int length) throws ClosedChannelException {
+        Objects.checkFromIndexSize(0, length, MAX_MESSAGE);
+        throwIfEnded();
+        boolean backlog;
+        lock.lock();
+        try {
+            backlog = fillAndPostLocked(lent.returnSend(this, buffer), length);
+        } finally {
+            lock.unlock();
+        }
+        group.senderReturned(backlog);
+        throwIfEnded();
+    }
+
+    /**
+     * Gives back a send buffer lent by {@link #claimSendBuffer()} without sending it.
+     *
+     * @throws IllegalArgumentException if {@code buffer} is another endpoint's, or not lent now
+     */
+    public void release(SendBuffer buffer) {
+        lock.lock();
+        try {
+            slots.release(lent.returnSend(this, buffer));
+        } finally {
+            lock.unlock();
+        }
+        wakeSender();
+    }
+
+    /** Takes a free send slot, waiting while none is; returns with {@link #lock} held. */
+    private int lockFreeSlot() throws ClosedChannelException {
+        while (true) {
+            lock.lock();
+            int slot = lock.claimSlot();
+            if (slot >= 0) {
+                return slot;
+            }
+            lock.unlock();
+            await(FREE_SLOT);
+        }
+    }
+
+    /**
+     * Queues claimed send slot {@code slot}, holding a message of {@code length} bytes, behind the
+     * messages before it and posts what the credits allow; returns whether messages still wait
+     * for credits. The caller holds {@link #lock}.
+     */
+    private boolean fillAndPostLocked(int slot, int length) {
+        slots.fill(slot, length);
+        if (started) {
+            postLocked();
+        }
+        return hasBacklog();
     }
 
     /**
@@ -395,24 +474,65 @@ public final class RdmaEndpoint implements AutoCloseable {
      *                                  connection failed (the cause says how)
      */
     public int receive(MemorySegment into) throws ClosedChannelException {
+        lockArrival();
+        try {
+            int length = arrivals.nextLength();
+            if (length > into.byteSize()) {
+                throw new IllegalArgumentException("message of " + length + " bytes, buffer of " + into.byteSize());
+            }
+            int slot = arrivals.take();
+            MemorySegment.copy(mr.memory(), (long) slot * MAX_MESSAGE, into, 0, length);
+            repostLocked(slot);
+            return length;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Receives the next message where it arrived, in one of the endpoint's registered receive
+     * buffers, with no copy: waits as {@link #receive(MemorySegment)} waits and lends the buffer
+     * to the caller until {@link #release(ReceivedMessage)}, which posts it again. A buffer held
+     * is a credit the peer lacks (see {@link ReceivedMessage}). Allocates nothing.
+     *
+     * @throws ClosedChannelException when the endpoint is closed, the peer disconnected or the
+     *                                connection failed (the cause says how)
+     */
+    public ReceivedMessage receiveInPlace() throws ClosedChannelException {
+        lockArrival();
+        try {
+            int length = arrivals.nextLength();
+            return lent.lendReceive(arrivals.take(), length);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Gives back the receive buffer of a message lent by {@link #receiveInPlace()}: posts it
+     * again, returning the credit to the peer (in batches, as every receive does).
+     *
+     * @throws IllegalArgumentException if {@code message} is another endpoint's, or released already
+     */
+    public void release(ReceivedMessage message) {
+        lock.lock();
+        try {
+            repostLocked(lent.returnReceive(this, message));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits until a message has arrived; returns with {@link #lock} held and one in {@link #arrivals}. */
+    private void lockArrival() throws ClosedChannelException {
         while (true) {
             throwIfEnded();
             if (arrivals.any()) {
                 lock.lock();
-                try {
-                    if (arrivals.any()) {
-                        int length = arrivals.nextLength();
-                        if (length > into.byteSize()) {
-                            throw new IllegalArgumentException("message of " + length + " bytes, buffer of " + into.byteSize());
-                        }
-                        int slot = arrivals.take();
-                        MemorySegment.copy(mr.memory(), (long) slot * MAX_MESSAGE, into, 0, length);
-                        repostLocked(slot);
-                        return length;
-                    }
-                } finally {
-                    lock.unlock();
+                if (arrivals.any()) {
+                    return;
                 }
+                lock.unlock();
             }
             await(ARRIVAL);
         }

@@ -39,8 +39,8 @@ import org.jrdma.testkit.vm.VmChecks;
  * rxe0 at 10.0.0.1): endpoints connected through an {@link RdmaServer} in one process.
  */
 public final class EndpointInVm {
-    private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final int MESSAGES = 100;
+    static final Duration WAIT = Duration.ofSeconds(120);
+    static final int MESSAGES = 100;
 
     private final VmChecks checks = new VmChecks();
     /** Runs only the checks whose names contain this. */
@@ -121,7 +121,7 @@ public final class EndpointInVm {
         }
     }
 
-    private InetSocketAddress address() throws Exception {
+    InetSocketAddress address() throws Exception {
         return new InetSocketAddress(InetAddress.getByName("10.0.0.1"), nextPort++);
     }
 
@@ -142,6 +142,11 @@ public final class EndpointInVm {
                 () -> blockingBacklog(PollingMode.ADAPTIVE));
         check("a blocking sender that leaves messages waiting for credits has them posted by the group (BUSY)",
                 () -> blockingBacklog(PollingMode.BUSY));
+        LentBufferChecks lent = new LentBufferChecks(this);
+        check("messages written in claimed send buffers and read where they arrived (lent buffers), in order", lent::inOrder);
+        check("lent buffers sent or released twice, or on the other endpoint, are refused", lent::misuse);
+        check("a receiver holding every lent buffer stops the sender until it releases them", lent::flowControl);
+        check("lent buffers, nothing allocated per message (ADAPTIVE)", lent::allocation);
         check("blocking send and receive after a disconnect throw ClosedChannelException", this::blockingClosed);
         check("close fails pending sends and receives", this::closeFailsPending);
         check("peer disconnect fails pending receives", this::peerDisconnect);
@@ -158,7 +163,7 @@ public final class EndpointInVm {
     }
 
     /** A check on a connected client and the peer a fresh server accepted for it. */
-    private interface PairCheck {
+    interface PairCheck {
         void run(InetSocketAddress at, RdmaEndpoint client, RdmaEndpoint peer, ExecutorService threads, Arena arena)
                 throws Exception;
     }
@@ -168,7 +173,7 @@ public final class EndpointInVm {
      * for its tasks and memory, then closes the endpoints (a check may close either first), waits
      * for its tasks, and frees the memory and the server.
      */
-    private void connected(PairCheck check) throws Exception {
+    void connected(PairCheck check) throws Exception {
         InetSocketAddress at = address();
         try (RdmaServer server = RdmaServer.listen(at);
                 Arena arena = Arena.ofShared();
@@ -555,7 +560,7 @@ public final class EndpointInVm {
     }
 
     /** The thread of {@code group}: measured by name, never another check's group still ending. */
-    private static Thread groupThread(EndpointGroup group) {
+    static Thread groupThread(EndpointGroup group) {
         return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(group.threadName()))
                 .findFirst().orElseThrow(() -> new AssertionError("no thread " + group.threadName()));
     }
