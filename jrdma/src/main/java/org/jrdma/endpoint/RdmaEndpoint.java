@@ -6,19 +6,15 @@ import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.LockSupport;
-import org.jrdma.RdmaException;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.ConnParam;
 import org.jrdma.cm.EventChannel;
-import org.jrdma.cm.PortSpace;
 import org.jrdma.cm.RdmaCmId;
 import org.jrdma.verbs.Access;
 import org.jrdma.verbs.Context;
@@ -37,8 +33,8 @@ import org.jrdma.verbs.WrOpcode;
 
 /**
  * One reliable connection (RC over rdma_cm) carrying messages. Made by {@link #connect} or
- * {@link RdmaServer#accept}, in an {@link EndpointGroup} of its own or in one shared with other
- * endpoints (one completion queue, one thread).
+ * {@link RdmaServer#accept} ({@link EndpointConnector}), in an {@link EndpointGroup} of its own or
+ * in one shared with other endpoints (one completion queue, one thread).
  *
  * <p>Flow control is credit based, and the credits cost no receive buffer ({@link Credits}): each
  * side posts {@link #RECEIVES} receives and announces, in the connection's private data, where an
@@ -55,22 +51,25 @@ import org.jrdma.verbs.WrOpcode;
  * {@link #read} (RDMA READ) target it. They need no credit, so they may overtake messages still
  * waiting for one; each takes one of the send slots ({@link SendSlots}) as a message does.
  *
- * <p>Messages have two forms. The asynchronous one ({@link #send(ByteBuffer)},
+ * <p>Messages have three forms. The asynchronous one ({@link #send(ByteBuffer)},
  * {@link #receive()}) makes a future and a copy per message; the futures are completed by
  * whichever thread polls the group's completion queue, so a virtual thread waiting on
  * {@code join()} pins no carrier. The blocking one ({@link #send(MemorySegment)},
  * {@link #send(MemorySegment, long)}, {@link #receive(MemorySegment)}) allocates nothing: a send
  * copies the message straight into one of the endpoint's registered send buffers (waiting while
- * all {@value SendSlots#COUNT} are in use) and posts it itself when a credit allows (else the
- * group's thread posts it once one comes); a receive waits for the next message, copies it out of
- * its registered receive buffer and reposts the buffer. How a caller waits is the group's
- * {@link PollingMode}: parked until the group's thread unparks it, or polling the completion
- * queue itself. The forms may be mixed: messages of one thread go out in the order of its calls in
- * either form, and each arrival goes to whichever receive asks first.
+ * all {@value SendSlots#COUNT} are in use) and posts it itself when a credit allows (else it, or
+ * the group's thread, posts it once one comes); a receive waits for the next message, copies it
+ * out of its registered receive buffer and reposts the buffer. The lent form copies nothing
+ * either: {@link #claimSendBuffer()} lends a registered send buffer to write the message into and
+ * {@link #send(SendBuffer, int)} sends it from there; {@link #receiveInPlace()} lends the receive
+ * buffer a message arrived in until {@link #release(ReceivedMessage)}. How a caller waits is the
+ * group's {@link PollingMode}: parked until the group's thread unparks it, or polling the
+ * completion queue itself ({@link CallerWait}). The forms may be mixed: messages of one thread go
+ * out in the order of its calls in any form, and each arrival goes to whichever receive asks first.
  *
  * <p>Sends are posted in chains ({@link SendChain}: one {@code ibv_post_send} for what is ready)
  * and signaled only every {@value SendChain#SIGNAL_EVERY} messages, when a future waits for them,
- * or when few send slots are left: a signaled completion retires the unsignaled sends before it. A lone message, every
+ * when few send slots are left, or with the last credit: a signaled completion retires the unsignaled sends before it. A lone message, every
  * receive and every credit write go out as a work request prepared once
  * ({@link org.jrdma.verbs.PreparedWr}), posted under the endpoint's lock, which also guards the
  * queue pair's destruction ({@link Qp#guardWith}), so the queue pair goes to libibverbs by
@@ -85,8 +84,6 @@ public final class RdmaEndpoint implements AutoCloseable {
     public static final int MAX_MESSAGE = 4096;
     /** Receives posted per endpoint, the peer's initial credits. */
     public static final int RECEIVES = 64;
-    /** The private data of a reject sent to a connect request that is not an endpoint's. */
-    private static final byte[] NOT_AN_ENDPOINT = "not an endpoint hello".getBytes(StandardCharsets.US_ASCII);
     private static final long CM_CHECK_NANOS = 5_000_000L;
     /** Work request ids: the kind in the high bits; a receive's buffer, or a send's sequence number below. */
     private static final long KIND = 3L << 62;
@@ -96,11 +93,6 @@ public final class RdmaEndpoint implements AutoCloseable {
     private static final long COUNTER_OFFSET = (long) (RECEIVES + SendSlots.COUNT) * MAX_MESSAGE;
     /** Where in {@link #mr} the value we RDMA-write into the peer's counter is staged. */
     private static final long POSTED_OFFSET = COUNTER_OFFSET + 8;
-    /** What a blocking caller waits for. */
-    private static final int ARRIVAL = 0;
-    private static final int FREE_SLOT = 1;
-    /** How often a waiting caller of {@link PollingMode#ADAPTIVE} reads the clock: every this many polls. */
-    private static final int CLOCK_EVERY = 64;
 
     private final RdmaCmId id;
     private final EventChannel channel;
@@ -120,11 +112,10 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     private final SendChain sendChain;
     private final Queue<CompletableFuture<ByteBuffer>> receives = new ConcurrentLinkedQueue<>();
-    /** A thread parked in a blocking send or receive, to unpark when a slot frees or a message arrives. */
-    private volatile Thread sendWaiter;
-    private volatile Thread receiveWaiter;
+    /** How blocking callers wait, and who wakes them. */
+    private final CallerWait waiting;
     /** Guards posting and what it changes: {@link #credits}, {@link #slots}, {@link #arrivals}, {@link #sendChain}. */
-    private final PostingLock lock = new PostingLock(slots, this::wakeSender);
+    private final PostingLock lock;
     /** Receive buffer {@code i}'s work request, prepared once. */
     private final PreparedRecv[] preparedRecvs = new PreparedRecv[RECEIVES];
     private long nextCmCheck;
@@ -135,11 +126,14 @@ public final class RdmaEndpoint implements AutoCloseable {
     private volatile boolean started;
     private volatile Throwable failure;
 
-    private RdmaEndpoint(RdmaCmId id, EventChannel channel, EndpointGroup group, boolean ownGroup) {
+    /** An endpoint on {@code id}, whose queue pair is made now; {@link EndpointConnector} connects it. */
+    RdmaEndpoint(RdmaCmId id, EventChannel channel, EndpointGroup group, boolean ownGroup) {
         this.id = id;
         this.channel = channel;
         this.group = group;
         this.ownGroup = ownGroup;
+        this.waiting = new CallerWait(this, group);
+        this.lock = new PostingLock(slots, waiting::wakeSender);
         Context ctx = id.context();
         Cq cq = group.join(this, ctx);
         try {
@@ -180,7 +174,7 @@ public final class RdmaEndpoint implements AutoCloseable {
     public static RdmaEndpoint connect(InetSocketAddress remote, Duration timeout) {
         EndpointGroup own = new EndpointGroup(1);
         try {
-            return connect(remote, own, true, timeout);
+            return EndpointConnector.connect(remote, own, true, timeout);
         } catch (RuntimeException e) {
             own.close();
             throw e;
@@ -195,67 +189,17 @@ public final class RdmaEndpoint implements AutoCloseable {
      * @throws IllegalStateException when the group is full or closed
      */
     public static RdmaEndpoint connect(InetSocketAddress remote, EndpointGroup group, Duration timeout) {
-        return connect(remote, Objects.requireNonNull(group, "group"), false, timeout);
+        return EndpointConnector.connect(remote, Objects.requireNonNull(group, "group"), false, timeout);
     }
 
-    private static RdmaEndpoint connect(InetSocketAddress remote, EndpointGroup group, boolean ownGroup,
-            Duration timeout) {
-        EventChannel channel = EventChannel.create();
-        try {
-            RdmaCmId id = channel.createId(PortSpace.TCP);
-            id.resolveAddr(null, Objects.requireNonNull(remote, "remote"), timeout);
-            channel.expect(CmEventType.ADDR_RESOLVED, timeout);
-            id.resolveRoute(timeout);
-            channel.expect(CmEventType.ROUTE_RESOLVED, timeout);
-            RdmaEndpoint endpoint = new RdmaEndpoint(id, channel, group, ownGroup);
-            try {
-                id.connect(endpoint.param());
-                CmEvent established = channel.expect(CmEventType.ESTABLISHED, timeout);
-                endpoint.start(Hello.decode(established.privateData()).orElseThrow(() -> new RdmaException(
-                        "the server at " + remote + " accepted with private data that is not an endpoint's hello")));
-                return endpoint;
-            } catch (RuntimeException e) {
-                endpoint.close();
-                throw e;
-            }
-        } catch (RuntimeException e) {
-            channel.close();
-            throw e;
-        }
-    }
-
-    /**
-     * The passive side of a connect request that {@link RdmaServer} moved to {@code channel}:
-     * accepts it, or rejects it when its private data is not an endpoint's {@link Hello}.
-     *
-     * @throws RdmaException when the request was not an endpoint's (it is rejected)
-     */
-    static RdmaEndpoint accept(RdmaCmId request, EventChannel channel, byte[] privateData, EndpointGroup group,
-            boolean ownGroup, Duration timeout) {
-        Hello peer = Hello.decode(privateData).orElse(null);
-        if (peer == null) {
-            request.reject(NOT_AN_ENDPOINT);
-            throw new RdmaException("rejected a connect request from " + request.peerAddress()
-                    + ": its private data is not an endpoint's hello (" + Hello.BYTES + " bytes, magic first)");
-        }
-        RdmaEndpoint endpoint = new RdmaEndpoint(request, channel, group, ownGroup);
-        try {
-            request.accept(endpoint.param());
-            channel.expect(CmEventType.ESTABLISHED, timeout);
-            endpoint.start(peer);
-            return endpoint;
-        } catch (RuntimeException e) {
-            endpoint.close();
-            throw e;
-        }
-    }
-
-    private ConnParam param() {
+    /** The connection parameters this endpoint connects or accepts with: its {@link Hello} as private data, no RNR retries. */
+    ConnParam param() {
         return new ConnParam().privateData(new Hello(RECEIVES, mr.addr() + COUNTER_OFFSET, mr.rkey()).encode())
                 .responderResources(1).initiatorDepth(1).retryCount(7).rnrRetryCount(0);
     }
 
-    private void start(Hello peer) {
+    /** Starts sending once the connection is established, with the peer's first credits and counter. */
+    void start(Hello peer) {
         lock.lock();
         try {
             credits.start(peer.receives(), peer.counterAddr(), peer.counterRkey());
@@ -434,7 +378,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        wakeSender();
+        waiting.wakeSender();
     }
 
     /** Takes a free send slot, waiting while none is; returns with {@link #lock} held. */
@@ -446,7 +390,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                 return slot;
             }
             lock.unlock();
-            await(FREE_SLOT);
+            waiting.await(CallerWait.FREE_SLOT);
         }
     }
 
@@ -534,85 +478,17 @@ public final class RdmaEndpoint implements AutoCloseable {
                 }
                 lock.unlock();
             }
-            await(ARRIVAL);
+            waiting.await(CallerWait.ARRIVAL);
         }
     }
 
-    /**
-     * Waits until {@code what} may have happened (a message arrived, a send slot freed), the
-     * endpoint ended, or a spurious wake-up: in {@link PollingMode#ADAPTIVE} and
-     * {@link PollingMode#BUSY} polls the completion queue itself (and posts what waits for
-     * credits), in {@code ADAPTIVE} spinning for a while, then parked briefly between polls for a
-     * while longer, then parks until the thread that sees it unparks it. The spin reads the clock
-     * every {@value #CLOCK_EVERY} polls only: under emulation a clock read is dearer than a poll.
-     */
-    private void await(int what) throws ClosedChannelException {
-        PollingMode mode = group.pollingMode();
-        if (mode != PollingMode.EVENT) {
-            long start = mode == PollingMode.ADAPTIVE ? System.nanoTime() : 0;
-            group.spinStarted();
-            boolean parks = false;
-            boolean pausing = false;
-            try {
-                for (int polls = 1;; polls++) {
-                    group.pollCompletions();
-                    if (hasBacklog()) {
-                        post();
-                    }
-                    if (ready(what)) {
-                        return;
-                    }
-                    throwIfEnded();
-                    if (mode == PollingMode.ADAPTIVE && (pausing || polls % CLOCK_EVERY == 0)) {
-                        long waited = System.nanoTime() - start;
-                        if (waited > EndpointGroup.POLL_NANOS) {
-                            parks = true;
-                            break;
-                        }
-                        pausing = waited > EndpointGroup.SPIN_NANOS;
-                    }
-                    if (pausing) {
-                        LockSupport.parkNanos(EndpointGroup.PARKED_POLL_NANOS);
-                    } else if (group.crowded()) {
-                        Thread.yield();
-                    } else {
-                        Thread.onSpinWait();
-                    }
-                }
-            } finally {
-                group.spinEnded(parks);
-            }
-        }
-        Thread me = Thread.currentThread();
-        if (what == ARRIVAL) {
-            receiveWaiter = me;
-        } else {
-            sendWaiter = me;
-        }
-        group.callerParked(true);
-        try {
-            if (hasBacklog()) {
-                group.wake();
-            }
-            if (!ready(what)) {
-                throwIfEnded();
-                LockSupport.park(this);
-            }
-        } finally {
-            group.callerParked(false);
-            if (what == ARRIVAL) {
-                receiveWaiter = null;
-            } else {
-                sendWaiter = null;
-            }
-        }
+    /** Whether what a blocking caller waits for ({@link CallerWait#ARRIVAL}, {@link CallerWait#FREE_SLOT}) may have happened. */
+    boolean ready(int what) {
+        return what == CallerWait.ARRIVAL ? arrivals.any() : slots.anyFree() || lock.retirementPending();
     }
 
-    private boolean ready(int what) {
-        return what == ARRIVAL ? arrivals.any() : slots.anyFree() || lock.retirementPending();
-    }
-
-    private void throwIfEnded() throws ClosedChannelException {
+    /** Throws if the endpoint is closed or failed (the failure as the cause). */
+    void throwIfEnded() throws ClosedChannelException {
         if (closing || failure != null) {
             ClosedChannelException closed = new ClosedChannelException();
             if (failure != null && !(failure instanceof ClosedChannelException)) {
@@ -696,7 +572,7 @@ public final class RdmaEndpoint implements AutoCloseable {
             if (!receives.isEmpty()) {
                 deliver();
             }
-            unpark(receiveWaiter);
+            waiting.wakeReceiver();
         } else {
             // a message, a one-sided operation, or a credit write: the sends posted before it are done
             lock.sendsCompleted(kind == CREDIT_WRITE_ID ? wrId & ~KIND : (wrId & ~KIND) + 1);
@@ -729,29 +605,14 @@ public final class RdmaEndpoint implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        wakeWaiters();
-    }
-
-    private void wakeSender() {
-        unpark(sendWaiter);
-    }
-
-    private void wakeWaiters() {
-        unpark(sendWaiter);
-        unpark(receiveWaiter);
-    }
-
-    private static void unpark(Thread waiter) {
-        if (waiter != null) {
-            LockSupport.unpark(waiter);
-        }
+        waiting.wakeAll();
     }
 
     /** The group thread no longer touches this endpoint. */
     void detached() {
         failAll(failure != null ? failure : new ClosedChannelException());
         detached.complete(null);
-        wakeWaiters();
+        waiting.wakeAll();
     }
 
     /** Where in the endpoint's registered memory send slot {@code slot} is. */
@@ -787,7 +648,7 @@ public final class RdmaEndpoint implements AutoCloseable {
      * there are credits, the messages blocking sends filled slots with and queued messages for
      * which a slot is free. Returns whether it posted any; a failure to post ends the endpoint.
      */
-    private boolean post() {
+    boolean post() {
         lock.lock();
         try {
             return postLocked();

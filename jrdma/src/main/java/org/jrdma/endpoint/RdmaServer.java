@@ -64,7 +64,7 @@ public final class RdmaServer implements AutoCloseable {
         EventChannel own = EventChannel.create();
         try {
             request.id().migrate(own);
-            return RdmaEndpoint.accept(request.id(), own, request.privateData(), group, ownGroup, timeout);
+            return EndpointConnector.accept(request.id(), own, request.privateData(), group, ownGroup, timeout);
         } catch (RuntimeException e) {
             own.close();
             throw e;
