@@ -253,6 +253,8 @@ public final class VtoolsInVm {
         int buf = a.pool.pop();
         a.pool.copyTo(buf, 0, "late".getBytes(StandardCharsets.US_ASCII));
         SendWr wr = a.pool.makeSendWr(buf, 4, null);
+        long cpu = ThreadCounters.cpuTimeNanos();
+        long start = System.nanoTime();
         Thread sender = Thread.ofPlatform().start(() -> {
             try {
                 Thread.sleep(400);
@@ -261,8 +263,6 @@ public final class VtoolsInVm {
             }
             a.qp.postSend(wr);
         });
-        long cpu = ThreadCounters.cpuTimeNanos();
-        long start = System.nanoTime();
         int n = 0;
         for (Wc wc : b.poller.iterwc(1, Duration.ofSeconds(10))) {
             wc.check();
