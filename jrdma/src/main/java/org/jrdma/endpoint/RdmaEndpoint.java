@@ -2,15 +2,12 @@ package org.jrdma.endpoint;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.ConnParam;
@@ -21,12 +18,10 @@ import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Cq;
 import org.jrdma.verbs.Mr;
 import org.jrdma.verbs.Pd;
-import org.jrdma.verbs.PreparedRecv;
 import org.jrdma.verbs.Qp;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpType;
-import org.jrdma.verbs.RecvWr;
 import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.WcBuffer;
 import org.jrdma.verbs.WrOpcode;
@@ -87,7 +82,7 @@ public final class RdmaEndpoint implements AutoCloseable {
     private static final long CM_CHECK_NANOS = 5_000_000L;
     /** Work request ids: the kind in the high bits; a receive's buffer, or a send's sequence number below. */
     private static final long KIND = 3L << 62;
-    private static final long RECV_ID = 1L << 62;
+    static final long RECV_ID = 1L << 62;
     static final long CREDIT_WRITE_ID = 2L << 62;
     /** Where in {@link #mr} our counter is, which the peer RDMA-writes its posted receives into. */
     private static final long COUNTER_OFFSET = (long) (RECEIVES + SendSlots.COUNT) * MAX_MESSAGE;
@@ -106,18 +101,16 @@ public final class RdmaEndpoint implements AutoCloseable {
     private final Mr mr;
     private final Credits credits;
     private final SendSlots slots = new SendSlots();
-    private final Arrivals arrivals = new Arrivals();
     /** The registered buffers lent to the application ({@link #claimSendBuffer}, {@link #receiveInPlace}). */
     private final LentBuffers lent;
 
     private final SendChain sendChain;
-    private final Queue<CompletableFuture<ByteBuffer>> receives = new ConcurrentLinkedQueue<>();
+    /** The receive buffers, the messages arrived in them, and the receives waiting for one. */
+    private final ReceiveSide receiving;
     /** How blocking callers wait, and who wakes them. */
     private final CallerWait waiting;
-    /** Guards posting and what it changes: {@link #credits}, {@link #slots}, {@link #arrivals}, {@link #sendChain}. */
+    /** Guards posting and what it changes: {@link #credits}, {@link #slots}, {@link #sendChain}, and the receive side's buffers and arrivals. */
     private final PostingLock lock;
-    /** Receive buffer {@code i}'s work request, prepared once. */
-    private final PreparedRecv[] preparedRecvs = new PreparedRecv[RECEIVES];
     private long nextCmCheck;
     /** Completed by the group's thread once it no longer touches this endpoint. */
     private final CompletableFuture<Void> detached = new CompletableFuture<>();
@@ -142,26 +135,15 @@ public final class RdmaEndpoint implements AutoCloseable {
                     .cap(new QpCap(SendSlots.COUNT + RECEIVES, RECEIVES, 1, 1, 0)));
             qp.guardWith(lock.guard());
             this.mr = pd.mr(arena.allocate(POSTED_OFFSET + 8, 4096), Access.LOCAL_WRITE | Access.REMOTE_WRITE);
-            for (int i = 0; i < RECEIVES; i++) {
-                preparedRecvs[i] = qp.prepareRecv(new RecvWr().wrId(RECV_ID | i)
-                        .sge(new Sge(mr.addr() + (long) i * MAX_MESSAGE, MAX_MESSAGE, mr.lkey())));
-            }
             this.credits = new Credits(mr.memory().asSlice(COUNTER_OFFSET, 8));
             this.lent = new LentBuffers(this, mr.memory());
             this.sendChain = new SendChain(qp, mr, slots, credits, POSTED_OFFSET, lock::claimSlot);
+            this.receiving = new ReceiveSide(this, qp, mr, lock, credits, sendChain, lent, waiting);
         } catch (RuntimeException e) {
             group.leave(this);
             throw e;
         }
-        lock.lock();
-        try {
-            for (int i = 0; i < RECEIVES; i++) {
-                postReceive(i);
-                credits.postedInitially();
-            }
-        } finally {
-            lock.unlock();
-        }
+        receiving.postAll();
         group.attach(this);
     }
 
@@ -272,9 +254,7 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     /** The next message, in order: completes when it arrives, or exceptionally when the connection ends first. */
     public CompletableFuture<ByteBuffer> receive() {
-        CompletableFuture<ByteBuffer> next = new CompletableFuture<>();
-        receives.add(next);
-        deliver();
+        CompletableFuture<ByteBuffer> next = receiving.receive();
         failIfClosed();
         return next;
     }
@@ -418,19 +398,7 @@ public final class RdmaEndpoint implements AutoCloseable {
      *                                  connection failed (the cause says how)
      */
     public int receive(MemorySegment into) throws ClosedChannelException {
-        lockArrival();
-        try {
-            int length = arrivals.nextLength();
-            if (length > into.byteSize()) {
-                throw new IllegalArgumentException("message of " + length + " bytes, buffer of " + into.byteSize());
-            }
-            int slot = arrivals.take();
-            MemorySegment.copy(mr.memory(), (long) slot * MAX_MESSAGE, into, 0, length);
-            repostLocked(slot);
-            return length;
-        } finally {
-            lock.unlock();
-        }
+        return receiving.receive(into);
     }
 
     /**
@@ -443,13 +411,7 @@ public final class RdmaEndpoint implements AutoCloseable {
      *                                connection failed (the cause says how)
      */
     public ReceivedMessage receiveInPlace() throws ClosedChannelException {
-        lockArrival();
-        try {
-            int length = arrivals.nextLength();
-            return lent.lendReceive(arrivals.take(), length);
-        } finally {
-            lock.unlock();
-        }
+        return receiving.receiveInPlace();
     }
 
     /**
@@ -459,32 +421,12 @@ public final class RdmaEndpoint implements AutoCloseable {
      * @throws IllegalArgumentException if {@code message} is another endpoint's, or released already
      */
     public void release(ReceivedMessage message) {
-        lock.lock();
-        try {
-            repostLocked(lent.returnReceive(this, message));
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Waits until a message has arrived; returns with {@link #lock} held and one in {@link #arrivals}. */
-    private void lockArrival() throws ClosedChannelException {
-        while (true) {
-            throwIfEnded();
-            if (arrivals.any()) {
-                lock.lock();
-                if (arrivals.any()) {
-                    return;
-                }
-                lock.unlock();
-            }
-            waiting.await(CallerWait.ARRIVAL);
-        }
+        receiving.release(message);
     }
 
     /** Whether what a blocking caller waits for ({@link CallerWait#ARRIVAL}, {@link CallerWait#FREE_SLOT}) may have happened. */
     boolean ready(int what) {
-        return what == CallerWait.ARRIVAL ? arrivals.any() : slots.anyFree() || lock.retirementPending();
+        return what == CallerWait.ARRIVAL ? receiving.anyArrived() : slots.anyFree() || lock.retirementPending();
     }
 
     /** Throws if the endpoint is closed or failed (the failure as the cause). */
@@ -533,7 +475,7 @@ public final class RdmaEndpoint implements AutoCloseable {
                 lock.retireIfFree();
             }
             boolean busy = hasBacklog() && postUnlessBusy();
-            busy |= deliver();
+            busy |= receiving.deliver();
             if (System.nanoTime() - nextCmCheck > 0) {
                 CmEvent event = channel.getEvent(Duration.ZERO);
                 if (event != null && event.type() == CmEventType.DISCONNECTED) {
@@ -562,17 +504,7 @@ public final class RdmaEndpoint implements AutoCloseable {
         long wrId = wcs.wrId(i);
         long kind = wrId & KIND;
         if (kind == RECV_ID) {
-            int length = wcs.byteLen(i);
-            lock.lock();
-            try {
-                arrivals.arrived((int) (wrId & ~KIND), length);
-            } finally {
-                lock.unlock();
-            }
-            if (!receives.isEmpty()) {
-                deliver();
-            }
-            waiting.wakeReceiver();
+            receiving.arrived((int) (wrId & ~KIND), wcs.byteLen(i));
         } else {
             // a message, a one-sided operation, or a credit write: the sends posted before it are done
             lock.sendsCompleted(kind == CREDIT_WRITE_ID ? wrId & ~KIND : (wrId & ~KIND) + 1);
@@ -620,29 +552,6 @@ public final class RdmaEndpoint implements AutoCloseable {
         return (long) (RECEIVES + slot) * MAX_MESSAGE;
     }
 
-    /** Posts receive buffer {@code slot}; the caller holds {@link #lock}. */
-    private void postReceive(int slot) {
-        preparedRecvs[slot].postGuarded();
-    }
-
-    /**
-     * Reposts receive buffer {@code slot} once its message is taken, and returns the credits when
-     * a batch is due; the caller holds {@link #lock}.
-     */
-    private void repostLocked(int slot) {
-        try {
-            if (isDone()) {
-                return;
-            }
-            postReceive(slot);
-            if (credits.reposted()) {
-                sendChain.writeCredits();
-            }
-        } catch (RuntimeException e) {
-            fail(e);
-        }
-    }
-
     /**
      * Posts, in one chain, queued one-sided operations while send slots are free, then, while
      * there are credits, the messages blocking sends filled slots with and queued messages for
@@ -683,44 +592,9 @@ public final class RdmaEndpoint implements AutoCloseable {
         }
     }
 
-    /**
-     * Hands arrived messages to waiting futures, in order: copies each out of its receive
-     * buffer, reposts the buffer and returns the credit. A message nobody asked for keeps its
-     * buffer, so a slow receiver stops the sender.
-     */
-    private boolean deliver() {
-        boolean delivered = false;
-        // no future waits (the blocking form, or none asked yet): nothing to do, and no lock taken;
-        // a receive() adding one delivers itself
-        if (isDone() || receives.isEmpty()) {
-            return false;
-        }
-        while (true) {
-            CompletableFuture<ByteBuffer> next;
-            byte[] data;
-            lock.lock();
-            try {
-                if (!arrivals.any() || receives.isEmpty() || (next = receives.poll()) == null) {
-                    break;
-                }
-                data = new byte[arrivals.nextLength()];
-                int slot = arrivals.take();
-                MemorySegment.copy(mr.memory(), ValueLayout.JAVA_BYTE, (long) slot * MAX_MESSAGE, data, 0, data.length);
-                repostLocked(slot);
-            } finally {
-                lock.unlock();
-            }
-            next.complete(ByteBuffer.wrap(data));
-            delivered = true;
-        }
-        return delivered;
-    }
-
     private void failAll(Throwable cause) {
         sendChain.failQueued(cause);
-        for (CompletableFuture<ByteBuffer> r; (r = receives.poll()) != null;) {
-            r.completeExceptionally(cause);
-        }
+        receiving.failWaiting(cause);
     }
 
     /** The peer's address. */
