@@ -38,7 +38,7 @@ public final class CmBenchmark {
     private static final String ADDRESS = "10.0.0.1";
     private static final Pattern ECHO = Pattern.compile("^echo: \\d+ bytes, \\d+ round trips, typical ([0-9.]+) usec");
     private static final Pattern STREAM = Pattern.compile("^stream (\\d+): .* ([0-9.]+) MB/s");
-    private static final Pattern ALLOC = Pattern.compile("^java alloc: \\d+ bytes, \\d+ messages, ([0-9.]+) bytes/message");
+    private static final Pattern ALLOC = Pattern.compile("^java alloc: \\d+ bytes, \\d+ messages, ([0-9.]+) bytes/message(.*)");
     private static final Pattern READY = Pattern.compile("^" + Pattern.quote(RunGate.READY));
     /** What the wrapper of the rping client prints: the pings after the first and the microseconds they took. */
     private static final Pattern PINGS = Pattern.compile("pings (\\d+) in usec (\\d+)");
@@ -103,6 +103,8 @@ public final class CmBenchmark {
         double sendLat = Double.NaN;
         double echo = Double.NaN;
         double alloc = Double.NaN;
+        /** Which loops' threads allocated it, as the client printed it. */
+        String allocDetail = "";
         final double[] cBw;
         final double[] javaBw;
 
@@ -165,6 +167,10 @@ public final class CmBenchmark {
                     System.out.printf("throughput MB/s, %d connections, %s: C %s Java %s%n", s.connections.get(i), which,
                             CFormat.fixed(r.cBw[i], 2), CFormat.fixed(r.javaBw[i], 2));
                 }
+                if (r.alloc > 0) {
+                    System.out.printf("Java allocation, %s: %s bytes/message %s%n", which, CFormat.fixed(r.alloc, 3),
+                            r.allocDetail);
+                }
                 if (round >= 1) {
                     rounds.add(r);
                 }
@@ -195,7 +201,9 @@ public final class CmBenchmark {
             MatchResult m = pair.awaitLine(pair.client(), STREAM);
             r.javaBw[i] = Double.parseDouble(m.group(2));
         }
-        r.alloc = Double.parseDouble(pair.awaitLine(pair.client(), ALLOC).group(1));
+        MatchResult alloc = pair.awaitLine(pair.client(), ALLOC);
+        r.alloc = Double.parseDouble(alloc.group(1));
+        r.allocDetail = alloc.group(2).strip();
         if (!last) {
             pair.awaitLine(pair.client(), READY);
             freeze(true);

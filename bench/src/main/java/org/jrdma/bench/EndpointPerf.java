@@ -227,8 +227,9 @@ public final class EndpointPerf {
                             endpoints.size(), messages, s.bwSize, seconds, messages * s.bwSize / seconds / (1 << 20),
                             messages / seconds);
                 }
-                System.out.printf("java alloc: %d bytes, %d messages, %.3f bytes/message%n", client.allocated,
-                        client.messages, client.messages == 0 ? 0.0 : (double) client.allocated / client.messages);
+                System.out.printf("java alloc: %d bytes, %d messages, %.3f bytes/message (%s)%n", client.allocated,
+                        client.messages, client.messages == 0 ? 0.0 : (double) client.allocated / client.messages,
+                        String.join(", ", client.allocations));
                 System.out.flush();
             }
         } finally {
@@ -249,6 +250,8 @@ public final class EndpointPerf {
         private final boolean copy;
         long allocated;
         long messages;
+        /** Where {@link #allocated} came from: each loop's callers and polling threads. */
+        final List<String> allocations = new ArrayList<>();
 
         Client(Arena arena, RdmaEndpoint echo, long[] pollers, boolean copy) {
             this.arena = arena;
@@ -262,6 +265,12 @@ public final class EndpointPerf {
         void resetAllocation() {
             allocated = 0;
             messages = 0;
+            allocations.clear();
+        }
+
+        private void account(String loop, long callers, long polling) {
+            allocated += callers + polling;
+            allocations.add(loop + ": callers " + callers + " B, polling " + polling + " B");
         }
 
         private long pollersAllocated() {
@@ -306,7 +315,7 @@ public final class EndpointPerf {
                 }
             }
             long caller = Math.max(0, THREADS.getCurrentThreadAllocatedBytes() - before - overhead);
-            allocated += caller + pollersAllocated() - pollersBefore;
+            account("echo", caller, pollersAllocated() - pollersBefore);
             messages += 2L * count;
         }
 
@@ -361,7 +370,7 @@ public final class EndpointPerf {
                     throw new IllegalStateException("a stream sender failed", f);
                 }
             }
-            allocated += Arrays.stream(callers).sum() + pollersAfter - pollersBefore;
+            account("stream " + endpoints.size(), Arrays.stream(callers).sum(), pollersAfter - pollersBefore);
             messages += (long) each * endpoints.size() + endpoints.size();
             return nanos;
         }
