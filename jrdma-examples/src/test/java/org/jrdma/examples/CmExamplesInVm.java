@@ -76,6 +76,10 @@ public final class CmExamplesInVm {
                         concat(Examples.java(EchoServer.class), List.of("-C", "1"), port(19207)),
                         concat(Examples.java(EchoClient.class), List.of("-v", "-C", Integer.toString(ECHOES), "-a",
                                 RXE_ADDRESS), port(19207))),
+                new Scenario("echo -z: EchoServer, EchoClient in lent buffers (no copy)", 19209,
+                        concat(Examples.java(EchoServer.class), List.of("-C", "1"), port(19209)),
+                        concat(Examples.java(EchoClient.class), List.of("-z", "-v", "-C", Integer.toString(ECHOES),
+                                "-a", RXE_ADDRESS), port(19209))),
                 new Scenario("rc_flow -R: the tutorial's RC flow over rdma_cm, Java server, Java client", 19208,
                         concat(Examples.java(RcFlow.class), List.of("--server", "-R", "-p", "19208")),
                         concat(Examples.java(RcFlow.class), List.of("-R", "-p", "19208", RXE_ADDRESS))));
