@@ -15,14 +15,17 @@ final class LentBuffers {
     private int lentSends;
     private long lentReceives;
 
-    /** The buffers of {@code owner}, whose registered memory {@code memory} holds receive buffer i at {@code receiveOffset(i)}. */
+    /**
+     * The buffers of {@code owner}, whose registered memory {@code memory} holds receive buffer
+     * and send slot {@code i} at {@link RdmaEndpoint#receiveOffset} and {@link RdmaEndpoint#sendOffset}.
+     */
     LentBuffers(RdmaEndpoint owner, MemorySegment memory) {
         for (int i = 0; i < sends.length; i++) {
             sends[i] = new SendBuffer(owner, i, memory.asSlice(RdmaEndpoint.sendOffset(i), RdmaEndpoint.MAX_MESSAGE));
         }
         for (int i = 0; i < receives.length; i++) {
             receives[i] = new ReceivedMessage(owner, i,
-                    memory.asSlice((long) i * RdmaEndpoint.MAX_MESSAGE, RdmaEndpoint.MAX_MESSAGE));
+                    memory.asSlice(RdmaEndpoint.receiveOffset(i), RdmaEndpoint.MAX_MESSAGE));
         }
     }
 

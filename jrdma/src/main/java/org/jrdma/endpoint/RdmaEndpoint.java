@@ -64,8 +64,9 @@ import org.jrdma.verbs.WrOpcode;
  *
  * <p>Sends are posted in chains ({@link SendChain}: one {@code ibv_post_send} for what is ready)
  * and signaled only every {@value SendChain#SIGNAL_EVERY} messages, when a future waits for them,
- * when few send slots are left, or with the last credit: a signaled completion retires the unsignaled sends before it. A lone message, every
- * receive and every credit write go out as a work request prepared once
+ * when few send slots are left, or with the last credit: a signaled completion retires the
+ * unsignaled sends before it. A lone message, every receive and every credit write go out as a
+ * work request prepared once
  * ({@link org.jrdma.verbs.PreparedWr}), posted under the endpoint's lock, which also guards the
  * queue pair's destruction ({@link Qp#guardWith}), so the queue pair goes to libibverbs by
  * address: a post is one downcall with no atomic operation of its own.
@@ -109,7 +110,10 @@ public final class RdmaEndpoint implements AutoCloseable {
     private final ReceiveSide receiving;
     /** How blocking callers wait, and who wakes them. */
     private final CallerWait waiting;
-    /** Guards posting and what it changes: {@link #credits}, {@link #slots}, {@link #sendChain}, and the receive side's buffers and arrivals. */
+    /**
+     * Guards posting and what it changes: {@link #credits}, {@link #slots}, {@link #sendChain},
+     * and the receive side's buffers and arrivals.
+     */
     private final PostingLock lock;
     private long nextCmCheck;
     /** Completed by the group's thread once it no longer touches this endpoint. */
@@ -547,9 +551,14 @@ public final class RdmaEndpoint implements AutoCloseable {
         waiting.wakeAll();
     }
 
-    /** Where in the endpoint's registered memory send slot {@code slot} is. */
+    /** Where in the endpoint's registered memory receive buffer {@code slot} is: the receive buffers come first. */
+    static long receiveOffset(int slot) {
+        return (long) slot * MAX_MESSAGE;
+    }
+
+    /** Where in the endpoint's registered memory send slot {@code slot} is, after the receive buffers. */
     static long sendOffset(int slot) {
-        return (long) (RECEIVES + slot) * MAX_MESSAGE;
+        return receiveOffset(RECEIVES + slot);
     }
 
     /**

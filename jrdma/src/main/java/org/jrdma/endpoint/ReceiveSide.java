@@ -51,7 +51,7 @@ final class ReceiveSide {
         this.waiting = waiting;
         for (int i = 0; i < RdmaEndpoint.RECEIVES; i++) {
             preparedRecvs[i] = qp.prepareRecv(new RecvWr().wrId(RdmaEndpoint.RECV_ID | i)
-                    .sge(new Sge(mr.addr() + offset(i), RdmaEndpoint.MAX_MESSAGE, mr.lkey())));
+                    .sge(new Sge(mr.addr() + RdmaEndpoint.receiveOffset(i), RdmaEndpoint.MAX_MESSAGE, mr.lkey())));
         }
     }
 
@@ -90,7 +90,7 @@ final class ReceiveSide {
                 throw new IllegalArgumentException("message of " + length + " bytes, buffer of " + into.byteSize());
             }
             int slot = arrivals.take();
-            MemorySegment.copy(buffers, offset(slot), into, 0, length);
+            MemorySegment.copy(buffers, RdmaEndpoint.receiveOffset(slot), into, 0, length);
             repostLocked(slot);
             return length;
         } finally {
@@ -158,7 +158,8 @@ final class ReceiveSide {
                 }
                 data = new byte[arrivals.nextLength()];
                 int slot = arrivals.take();
-                MemorySegment.copy(buffers, ValueLayout.JAVA_BYTE, offset(slot), data, 0, data.length);
+                MemorySegment.copy(buffers, ValueLayout.JAVA_BYTE, RdmaEndpoint.receiveOffset(slot), data, 0,
+                        data.length);
                 repostLocked(slot);
             } finally {
                 lock.unlock();
@@ -207,10 +208,5 @@ final class ReceiveSide {
         } catch (RuntimeException e) {
             endpoint.fail(e);
         }
-    }
-
-    /** Where in the endpoint's registered memory receive buffer {@code slot} is. */
-    private static long offset(int slot) {
-        return (long) slot * RdmaEndpoint.MAX_MESSAGE;
     }
 }

@@ -20,8 +20,8 @@ import org.jrdma.verbs.WrOpcode;
  * WRITE, READ) and messages (SEND) waiting for a send slot or a credit, posted in chains of one
  * {@code ibv_post_send} each, and the credit write (an RDMA WRITE of our posted receives into the
  * peer's counter). A send is signaled only every {@value #SIGNAL_EVERY}, when a future waits for
- * it, or when it ends a chain with few slots free or with the last credit: a signaled completion retires every send
- * posted before it ({@link SendSlots#retire}). A chain of one message, and every credit write,
+ * it, or when it ends a chain with few slots free or with the last credit: a signaled completion
+ * retires every send posted before it ({@link SendSlots#retire}). A chain of one message, and every credit write,
  * go out as a work request prepared once ({@link PreparedSend}), by the queue pair's address.
  *
  * <p>Posting, and what it changes, is guarded by the endpoint's lock; the queues take work from
