@@ -438,36 +438,20 @@ public final class EndpointInVm {
                 client.send(message);
                 client.receive(in);
             }
-            Thread poller = groupThread(group);
-            Thread me = Thread.currentThread();
-            long pollerBefore = ThreadCounters.allocatedBytes(poller);
-            long peerBefore = ThreadCounters.allocatedBytes(echoing);
-            long overhead = -ThreadCounters.allocatedBytes(me) + ThreadCounters.allocatedBytes(me);
-            long callerBefore = ThreadCounters.allocatedBytes(me);
-            long start = System.nanoTime();
-            for (int i = 0; i < rounds; i++) {
-                client.send(message);
-                client.receive(in);
-            }
-            long nanos = System.nanoTime() - start;
-            long caller = ThreadCounters.allocatedBytes(me) - callerBefore - overhead;
-            long echoer = ThreadCounters.allocatedBytes(echoing) - peerBefore;
-            long polling = ThreadCounters.allocatedBytes(poller) - pollerBefore;
-            System.out.printf("  %s: %d round trips of 16 bytes, %.1f us each: allocated by the caller %d bytes, by the"
-                    + " echoing thread %d, by the polling thread %d%n", mode, rounds, nanos / 1e3 / rounds, caller, echoer,
-                    polling);
+            RoundTripCost cost = RoundTripCost.measure(group, echoing, rounds, () -> {
+                for (int i = 0; i < rounds; i++) {
+                    client.send(message);
+                    client.receive(in);
+                }
+            });
+            System.out.println("  " + mode + ": " + cost);
             if (mode != PollingMode.ADAPTIVE) {
                 // EVENT parks, BUSY polls: every thread, the group's idle one included, allocates nothing
-                require(caller + echoer + polling < rounds, (caller + echoer + polling) + " bytes allocated over " + rounds
-                        + " round trips (" + poller.getName() + " of " + groupThreads() + ")");
+                long all = cost.caller() + cost.echoer() + cost.polling();
+                require(all < rounds, all + " bytes allocated over " + rounds + " round trips (" + groupThread(group).getName()
+                        + " of " + groupThreads() + ")");
             } else {
-                // ADAPTIVE falls back to parking when a wait outlasts its 20 ms of polling, which a
-                // loaded host makes happen: the messaging threads must still allocate nothing, and
-                // the group's thread, serving the parked callers, less than one object a round trip
-                require(caller + echoer < rounds, (caller + echoer) + " bytes allocated by the messaging threads over "
-                        + rounds + " round trips");
-                require(polling < 16L * rounds, polling + " bytes allocated by the group's thread over " + rounds
-                        + " round trips");
+                cost.requireAdaptiveBounds();
             }
             client.close();
             echoing.join(WAIT.toMillis());

@@ -15,7 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.jrdma.testkit.ThreadCounters;
 
 /**
  * {@link EndpointInVm}'s checks of the buffers an endpoint lends ({@link SendBuffer},
@@ -154,20 +153,9 @@ final class LentBufferChecks {
                 }
             });
             roundTrips(client, warmUp);
-            Thread poller = EndpointInVm.groupThread(group);
-            long pollerBefore = ThreadCounters.allocatedBytes(poller);
-            long peerBefore = ThreadCounters.allocatedBytes(echoing);
-            long start = System.nanoTime();
-            long caller = ThreadCounters.allocatedBy(() -> roundTrips(client, rounds));
-            long nanos = System.nanoTime() - start;
-            long echoer = ThreadCounters.allocatedBytes(echoing) - peerBefore;
-            long polling = ThreadCounters.allocatedBytes(poller) - pollerBefore;
-            System.out.printf("  %d round trips of 16 bytes through lent buffers, %.1f us each: allocated by the caller"
-                    + " %d bytes, by the echoing thread %d, by the polling thread %d%n", rounds, nanos / 1e3 / rounds, caller,
-                    echoer, polling);
-            require(caller + echoer < rounds, (caller + echoer) + " bytes allocated by the messaging threads over " + rounds
-                    + " round trips");
-            require(polling < 16L * rounds, polling + " bytes allocated by the group's thread over " + rounds + " round trips");
+            RoundTripCost cost = RoundTripCost.measure(group, echoing, rounds, () -> roundTrips(client, rounds));
+            System.out.println("  through lent buffers: " + cost);
+            cost.requireAdaptiveBounds();
             client.close();
             echoing.join(WAIT.toMillis());
             require(!echoing.isAlive(), "the echoing thread ended with the connection");
