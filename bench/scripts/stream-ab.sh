@@ -2,15 +2,16 @@
 # Runs inside the soft-RoCE VM (bin/bench-cm-ab boots it): an A/B of two builds of the endpoints.
 # One EndpointPerf pair per build (server pinned to CPU 0, client to CPU 1, as bin/bench-cm pins
 # them) is started and warmed up, then stopped with SIGSTOP; each round runs C ib_send_bw -R
-# (4 KiB, over each count of CONNECTIONS, by default 1 and 4), then each build's pair in turn, the first going first in odd
-# rounds and second in even ones (woken with SIGCONT, driven through RunGate's protocol: one echo
-# run and a stream over each count of connections), the other stopped.
+# (4 KiB, over each count of CONNECTIONS, by default 1 and 4), then each build's pair in turn,
+# the first going first in odd rounds and second in even ones (woken with SIGCONT, driven through
+# RunGate's protocol: one echo run and a stream over each count of connections), the other stopped.
 # The script waits for a pair's lines by reading them (tail -f, woken by inotify), never by
 # polling the output file: a poll every half second spawned grep and sleep, which under the VM's
 # emulation took about a tenth of the server's CPU during the Java runs and none during C's.
 # Usage: stream-ab.sh JAR_A,JAR_B ROUNDS OUT_DIR [CONNECTIONS, e.g. 1,4,16]   (prints one line per figure)
 set -u
 jars="${1//,/ }" rounds=$2 out=$3 connections=${4:-1,4}
+counts=(${connections//,/ })
 mkdir -p "$out"
 java=$JAVA_HOME/bin/java
 opts="--enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xbatch -XX:CompileThresholdScaling=0.1"
@@ -49,7 +50,7 @@ for jar in $jars; do
 done
 cport=19200
 for r in $(seq "$rounds"); do
-  for q in ${connections//,/ }; do
+  for q in "${counts[@]}"; do
     cport=$((cport + 1))
     taskset -c 0 ib_send_bw -d rxe0 -x 0 -F -R -s 4096 -q $q -n $((messages / q)) -p $cport > /dev/null 2>&1 &
     s=$!
@@ -68,7 +69,7 @@ for r in $(seq "$rounds"); do
     echo go >&"${gate[$tag]}"
     await_line "${lines[$tag]}" "java alloc"
     kill -STOP "${server[$tag]}" "${client[$tag]}"
-    grep -E "^echo|^stream|^java alloc" "$out/client-$tag.txt" | tail -n $((2 + $(tr -cd , <<< "$connections" | wc -c) + 1)) | sed "s/^/round $r $tag /"
+    grep -E "^echo|^stream|^java alloc" "$out/client-$tag.txt" | tail -n $((${#counts[@]} + 2)) | sed "s/^/round $r $tag /"
   done
 done
 for jar in $jars; do
