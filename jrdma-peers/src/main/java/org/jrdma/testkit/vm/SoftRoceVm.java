@@ -177,13 +177,16 @@ public final class SoftRoceVm {
         long start = System.nanoTime();
         Output out = execute(arguments, Duration.ofSeconds(seconds).plus(GRACE));
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
-        // The script writes to stderr only when the VM itself failed.
+        // The script writes to stderr only when the VM itself failed, or a hung boot was tried again.
         boolean vmFailed = (out.exitCode == EXIT_TIMEOUT || out.exitCode == EXIT_INFRA)
                 && !out.stderr.isBlank();
         if (vmFailed) {
             throw new VmException("soft-RoCE VM failed after " + elapsed.toMillis() + " ms running ["
                     + command + "]:\n" + out.stderr.strip()
                     + (out.stdout.isBlank() ? "" : "\n--- command output so far ---\n" + out.stdout.strip()));
+        }
+        if (!out.stderr.isBlank()) {
+            System.err.println(out.stderr.strip());
         }
         return new VmResult(out.exitCode, out.stdout, elapsed);
     }

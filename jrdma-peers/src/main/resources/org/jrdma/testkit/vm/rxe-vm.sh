@@ -25,7 +25,12 @@
 # Output: COMMAND's stdout and stderr (merged) on stdout; exit status: COMMAND's. When the VM
 # itself fails this prints "rxe-vm: ..." on stderr with the tail of the VM console and exits 125
 # (infrastructure failure, e.g. something not installed) or 124 (timeout). Nothing else is ever
-# written to stderr. The initramfs is cached in ${XDG_CACHE_HOME:-$HOME/.cache}/jrdma/vm/<kernel>/.
+# written to stderr but the note of a boot tried again (below). The initramfs is cached in ${XDG_CACHE_HOME:-$HOME/.cache}/jrdma/vm/<kernel>/.
+#
+# A boot that has not reached the chroot within BOOT_DEADLINE seconds (RXE_VM_BOOT_DEADLINE, default
+# 150; a boot takes about 8 s, 30 s on a loaded host) is killed and tried once more, with a note on
+# stderr: qemu's emulation has been seen to hang at boot with nothing on the console, and without
+# this the whole --timeout was lost to it.
 
 set -euo pipefail
 
@@ -52,6 +57,7 @@ readonly VM_TOOLS=(
 )
 
 timeout_seconds=300
+boot_deadline=${RXE_VM_BOOT_DEADLINE:-150}
 share=""
 extra_modules=()
 command_line=""
@@ -148,9 +154,11 @@ fail() {
     halt_vm
 }
 
+echo "rxe-vm-init: loading the boot modules"
 for module in /modules/*.ko; do
     insmod "$module" || fail "insmod $module"
 done
+echo "rxe-vm-init: mounting the host root"
 
 p9='trans=virtio,version=9p2000.L,msize=524288'
 mkdir -p /newroot
@@ -177,6 +185,7 @@ if [ -f /newroot/run/rxe-vm/share-path ]; then
     mount -t 9p -o "$p9" share "/newroot$share" || fail "mount of the share $share over 9p"
 fi
 
+echo "rxe-vm-init: entering the host root"
 chroot /newroot /bin/bash /run/rxe-vm/stage2.sh
 echo "rxe-vm-init: done"
 halt_vm
@@ -243,6 +252,7 @@ set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 w=/run/rxe-vm
 source "$w/config"
+: >"$w/booted"
 log() { echo "rxe-vm-stage2: $*"; }
 setup_failed() { echo "$*" >"$w/setup-error"; log "FAILED: $*"; exit 1; }
 
@@ -304,14 +314,17 @@ console_tail() {
     echo "---"
 }
 
-# Boots the VM and waits at most timeout_seconds; sets qemu_status (124 on timeout).
-boot_vm() {
-    local version=$1 initramfs=$2
+# Boots the VM once and waits until it powers off, the time left runs out, or (with a deadline)
+# stage 2 has not started by then; sets qemu_status (124 when the time ran out, "hung" when
+# the boot did not reach stage 2 in time).
+boot_vm_once() {
+    local version=$1 initramfs=$2 seconds=$3 deadline=$4 waited=0
     local -a shares=(
         -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
         -virtfs "local,path=$work,mount_tag=work,security_model=none,multidevs=remap"
     )
     [[ -z $share ]] || shares+=(-virtfs "local,path=$share,mount_tag=share,security_model=none,multidevs=remap")
+    rm -f "$work/booted" "$work/console.log"
     # A fixed, conservative CPU model: with -cpu max, HotSpot inside the VM picks up instructions
     # (AVX and later) that TCG emulates imperfectly and the JVM can die of SIGILL in JIT code.
     # mitigations=off: TCG does not execute speculatively, so the guest kernel's Meltdown and
@@ -319,7 +332,7 @@ boot_vm() {
     # table isolation every system call switches CR3, which empties TCG's software TLB, and the
     # process then refills it page by page (a soft-RoCE ping-pong took about three times longer).
     # In the background, so that the trap on TERM/INT can stop it at once.
-    timeout --kill-after=5 "$timeout_seconds" qemu-system-x86_64 \
+    timeout --kill-after=5 "$seconds" qemu-system-x86_64 \
         -nodefaults -no-user-config -accel tcg -cpu Nehalem -smp 2 -m 2G -mem-prealloc \
         -kernel "/boot/vmlinuz-$version" -initrd "$initramfs" \
         -append "console=ttyS0 panic=-1 quiet mitigations=off" \
@@ -327,8 +340,35 @@ boot_vm() {
         "${shares[@]}" </dev/null >"$work/qemu.log" 2>&1 &
     qemu_pid=$!
     qemu_status=0
+    if ((deadline > 0)); then
+        while [[ ! -e $work/booted ]] && kill -0 "$qemu_pid" 2>/dev/null; do
+            if ((waited >= deadline)); then
+                kill "$qemu_pid" 2>/dev/null || true
+                wait "$qemu_pid" 2>/dev/null || true
+                qemu_pid=""
+                qemu_status=hung
+                return
+            fi
+            sleep 1
+            waited=$((waited + 1))
+        done
+    fi
     wait "$qemu_pid" || qemu_status=$?
     qemu_pid=""
+}
+
+# Boots the VM and waits at most timeout_seconds in all; a boot that hangs before stage 2 is
+# killed and tried once more in the time left; sets qemu_status (124 on timeout).
+boot_vm() {
+    local version=$1 initramfs=$2 started=$SECONDS left
+    boot_vm_once "$version" "$initramfs" "$timeout_seconds" "$boot_deadline"
+    if [[ $qemu_status == hung ]]; then
+        echo "rxe-vm: the VM had not booted after $boot_deadline s; booting it again" >&2
+        console_tail >&2
+        left=$((timeout_seconds - (SECONDS - started)))
+        ((left > 0)) || left=1
+        boot_vm_once "$version" "$initramfs" "$left" 0
+    fi
 }
 
 cleanup() {
