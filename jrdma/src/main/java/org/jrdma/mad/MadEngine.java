@@ -79,6 +79,9 @@ public final class MadEngine implements AutoCloseable {
     /** Requests of {@link #submit} waiting for the bound on requests in flight. */
     private final ArrayDeque<AsyncExchange> queuedSubmits = new ArrayDeque<>();
     private final BlockingQueue<ReceivedMad> requests = new ArrayBlockingQueue<>(REQUEST_QUEUE);
+    /** The requests queued or being answered, whose copies are dropped. */
+    private final RequestsInService inService = new RequestsInService();
+    private final AtomicLong duplicateRequests = new AtomicLong();
     /** The segments of multi-segment requests being received, by sender and TID low bits. */
     private final Map<RequestTransfer, BlockingQueue<ReceivedMad>> requestTransfers = new ConcurrentHashMap<>();
     private final AtomicLong failedRequestTransfers = new AtomicLong();
@@ -205,6 +208,14 @@ public final class MadEngine implements AutoCloseable {
     /** Responses that matched no waiting request (late answers to requests given up on). */
     public long unmatchedResponses() {
         return unmatched.get();
+    }
+
+    /**
+     * Requests from other nodes dropped as copies of one queued or being answered: the requester
+     * resent it (same TID) because the answer was late ({@link RequestsInService}).
+     */
+    public long duplicateRequests() {
+        return duplicateRequests.get();
     }
 
     /**
@@ -441,6 +452,9 @@ public final class MadEngine implements AutoCloseable {
         checkOpen();
         tracer.sent(mad, to);
         transport.send(mad, to);
+        if (Mad.answersRequest(mad[3] & 0xFF)) {
+            inService.answered(to, (int) Bits.u32(mad, TID_LOW_OFFSET));
+        }
     }
 
     /**
@@ -520,7 +534,7 @@ public final class MadEngine implements AutoCloseable {
                 } else if (Rmpp.isActive(mad, in.length()) && !transport.reassemblesRmpp(mad[1] & 0xFF)) {
                     requestSegment(in, tid);
                 } else if (!rmppSenders.containsKey(tid)) {
-                    requests.offer(in);
+                    offerRequest(in, tid);
                 }
             }
         } catch (RuntimeException e) {
@@ -528,6 +542,15 @@ public final class MadEngine implements AutoCloseable {
                 receiverFailure = e;
                 stopWaiters();
             }
+        }
+    }
+
+    /** Queues a request for {@link #receiveRequest}, unless it is a copy of one queued or being answered, or the queue is full. */
+    private void offerRequest(ReceivedMad in, int tid) {
+        if (!inService.admit(in.from(), tid, System.nanoTime())) {
+            duplicateRequests.incrementAndGet();
+        } else if (!requests.offer(in)) {
+            inService.answered(in.from(), tid);
         }
     }
 
@@ -552,7 +575,7 @@ public final class MadEngine implements AutoCloseable {
         } else if (!Rmpp.isData(in) || (flags & Rmpp.FLAG_FIRST) == 0 || rmppSenders.containsKey(tid)) {
             unmatched.incrementAndGet(); // a late packet of a transfer over, or a copy of a request being answered
         } else if ((flags & Rmpp.FLAG_LAST) != 0) {
-            requests.offer(in);
+            offerRequest(in, tid);
         } else if (requestTransfers.size() >= MAX_REQUEST_TRANSFERS) {
             send(Rmpp.control(in.mad(), true, Rmpp.TYPE_STOP, STATUS_RESOURCES_EXHAUSTED, 0, 0), in.from());
         } else {
@@ -567,7 +590,7 @@ public final class MadEngine implements AutoCloseable {
             RmppReceiver receiver = new RmppReceiver(this, null, first, inbox, requestSegmentTimeout, requestSegmentRetries);
             ReceivedMad whole = receiver.receive();
             finishedRequestTransfers.put(key, receiver.segments());
-            requests.offer(whole);
+            offerRequest(whole, key.tid());
         } catch (RuntimeException e) {
             failedRequestTransfers.incrementAndGet(); // the sender was told (ABORT), or it gave up itself
         } finally {

@@ -325,4 +325,37 @@ class MadServerTest {
             assertEquals("method 0x03 is not a request that gets a response", e.getMessage());
         }
     }
+
+    /**
+     * A server slower than its client's timeout gets each request again under the same TID
+     * (IBA 13.4.6.4) while it is still answering it: the copies are dropped, so the handler runs
+     * once per request and the requests after it are not queued behind answers nobody waits for.
+     * Before {@link RequestsInService}, each copy was answered in turn (as RmppUnderFaultsTest
+     * showed with a server 800 ms slow: 1 of 10 tables whole).
+     */
+    @Test
+    void copiesOfARequestBeingAnsweredAreDropped(Fabric fabric) {
+        AtomicInteger handled = new AtomicInteger();
+        try (SimAgent server = new SimAgent(fabric, "node03 HCA-1");
+                SimAgent client = new SimAgent(fabric, "node01 HCA-1")) {
+            server.mt.registerServer(VENDOR, 1, GET_SET, 0);
+            server.serve((agent, request) -> {
+                handled.incrementAndGet();
+                try {
+                    Thread.sleep(700);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                agent.mt.sendReply(request, new TestVendorAttributes.Counters().fill((int) request.attributeModifier()));
+            });
+            MadTransactor hasty = client.mt.withTimeouts(Duration.ofMillis(250), 7);
+            IBPath toServer = client.gmpPath(server.lid(), 7);
+            for (int i = 1; i <= 5; i++) {
+                assertEquals(new TestVendorAttributes.Counters().fill(i), hasty.vendGet(TestVendorAttributes.Counters.class, toServer, i));
+            }
+            assertEquals(5, handled.get(), "the handler ran once per request");
+            assertTrue(server.engine.duplicateRequests() >= 5,
+                    "each request came at least twice: " + server.engine.duplicateRequests() + " copies dropped");
+        }
+    }
 }
