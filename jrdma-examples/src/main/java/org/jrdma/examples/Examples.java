@@ -116,11 +116,16 @@ public final class Examples {
         System.exit(result.succeeded() ? 0 : 1);
     }
 
-    /** The command that runs {@code main}'s {@code main} with this JVM's {@code java} and class path. */
+    /**
+     * The command that runs {@code main}'s {@code main} with this JVM's {@code java} and class path,
+     * compiling with C1 only: these runs show behaviour, not speed (the benchmarks choose their own
+     * flags), and under the VM's emulation C2's compilations took about 40 % of a scenario's time
+     * (InteropInVm's rc_flow 76 s against 45 s with C1 only, rc_pingpong 38 s against 24 s).
+     */
     static List<String> java(Class<?> main) {
         return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                main.getName());
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), main.getName());
     }
 
     /**

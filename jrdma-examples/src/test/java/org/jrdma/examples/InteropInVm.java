@@ -41,17 +41,17 @@ public final class InteropInVm {
         List<String> flowJava = Examples.java(RcFlow.class);
         List<String> udJava = Examples.java(UdPingpong.class);
         List<String> udC = List.of("ibv_ud_pingpong");
-        List<String> rc = List.of("-d", "rxe0", "-g", "0", "-n", "1000");
+        List<String> rc = List.of("-d", "rxe0", "-g", "0", "-n", "300");
         List<String> ud = List.of("-d", "rxe0", "-g", "0", "-s", "512", "-n", "100");
-        List<String> bw = List.of("-d", "rxe0", "-x", "0", "-F", "-n", "1000");
+        List<String> bw = List.of("-d", "rxe0", "-x", "0", "-F", "-n", "300");
         List<String> duration = List.of("-d", "rxe0", "-x", "0", "-F", "-D", "2", "--report_gbits", "-s", "4096");
         List<String> latJava = Examples.java(SendLat.class);
         List<String> latC = List.of("ib_send_lat");
-        List<String> cm = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "1000");
+        List<String> cm = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "300");
         List<String> sendBwJava = Examples.java(SendBw.class);
         List<String> sendBwC = List.of("ib_send_bw");
         List<String> cmQps = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "200", "-q", "4");
-        List<String> cmUd = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "1000", "-c", "UD");
+        List<String> cmUd = List.of("-d", "rxe0", "-x", "0", "-F", "-R", "-n", "300", "-c", "UD");
         List<Scenario> all = new ArrayList<>();
         all.add(new Scenario("rc_pingpong: Java server (-c checks the data), C client",
                 concat(rcJava, rc, List.of("-c", "-p", "19101")), concat(rcC, rc, List.of("-c", "-p", "19101"))));

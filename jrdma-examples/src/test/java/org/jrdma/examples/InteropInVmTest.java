@@ -38,7 +38,7 @@ class InteropInVmTest {
     private static final Pattern FLOW_QP = Pattern.compile("(?m)^4\\. RC queue pair (0x\\p{XDigit}{6})$");
     private static final Pattern FLOW_PEER = Pattern.compile("(?m)^6\\. queue pair in RTS towards QP (0x\\p{XDigit}{6}):");
     private static final Pattern FLOW_PASSED = Pattern.compile("(?m)^RcFlow \\w+: (\\d+) of \\1 checks passed$");
-    private static final Pattern LAT_ROW = Pattern.compile("(?m)^ 2\\s+1000\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s");
+    private static final Pattern LAT_ROW = Pattern.compile("(?m)^ 2\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s");
     private static final Pattern BW_ROW = Pattern.compile("(?m)^ (\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
 
     @TestFactory
@@ -73,7 +73,8 @@ class InteropInVmTest {
             assertEquals(first(BW_LOCAL, client), first(BW_REMOTE, server), "server's remote QPN\n" + block);
             for (String side : List.of(server, client)) {
                 Matcher row = match(LAT_ROW, side);
-                assertTrue(Double.parseDouble(row.group(3)) > 0, "a typical latency\n" + block);
+                assertEquals(option(scenario.server(), "-n", "1000"), row.group(1), "the iterations\n" + block);
+                assertTrue(Double.parseDouble(row.group(4)) > 0, "a typical latency\n" + block);
                 assertConnection(scenario, side, block);
             }
         } else if (scenario.name().startsWith("ib_send_bw")) {
