@@ -32,7 +32,7 @@ import picocli.CommandLine;
  * then sleeps in a read of standard input between runs, {@link RunGate}), the two in turn, C
  * first in odd rounds and Java first in even ones. Rounds are short, so the host's slow drifts
  * hit both tools alike, and many of them cost little: the Java start, slow in the emulated VM,
- * is paid once per test and not per round. Two settling rounds run first
+ * is paid once per test and not per round. Two settling rounds ({@code --settling}) run first
  * and are not counted ({@link #SETTLING_ROUNDS}). Nothing else should run in the VM meanwhile:
  * {@code bin/bench-verbs} runs this class interpreted ({@code -Xint}), so that no JIT compiler
  * thread of its own competes, in the background, with whichever tool is being timed.
@@ -56,8 +56,8 @@ public final class VerbsBenchmark {
     private static final Pattern READY = Pattern.compile("^" + Pattern.quote(RunGate.READY));
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
     /**
-     * Rounds run first and thrown away: right after the VM boots, soft-RoCE runs slowly for a
-     * while whatever runs on it.
+     * Rounds run first and thrown away (by default; {@code --settling}): right after the VM boots,
+     * soft-RoCE runs slowly for a while whatever runs on it.
      */
     private static final int SETTLING_ROUNDS = 2;
     /** How long a Java pair may take to start and warm up, plus how long each of its runs may take. */
@@ -67,6 +67,7 @@ public final class VerbsBenchmark {
     /** The command line: the rounds, the device, and each tool's size, iterations and warm-up. */
     private static final class Settings {
         @Option(names = "--rounds") int rounds = 11;
+        @Option(names = "--settling") int settling = SETTLING_ROUNDS;
         @Option(names = "--device") String device = "rxe0";
         @Option(names = "--gid-index") String gidIndex = "0";
         @Option(names = "--pp-size") String ppSize = "64";
@@ -98,13 +99,15 @@ public final class VerbsBenchmark {
 
     private final String device;
     private final String gidIndex;
+    private final int settling;
     private final List<String> java;
     private int port = 18600;
     private int failures;
 
-    private VerbsBenchmark(String device, String gidIndex) {
+    private VerbsBenchmark(String device, String gidIndex, int settling) {
         this.device = device;
         this.gidIndex = gidIndex;
+        this.settling = settling;
         this.java = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xbatch", "-XX:CompileThresholdScaling=0.1",
                 "-cp",
@@ -112,7 +115,7 @@ public final class VerbsBenchmark {
     }
 
     /**
-     * {@code VerbsBenchmark [--rounds 11] [--device rxe0] [--gid-index 0] [--pp-size 64]
+     * {@code VerbsBenchmark [--rounds 11] [--settling 2] [--device rxe0] [--gid-index 0] [--pp-size 64]
      * [--pp-iters 20000] [--pp-warmup 20000] [--bw-size 65536] [--bw-iters 5000] [--bw-warmup 3000]
      * --xpp-c XPINGPONG}, the last the built {@code xpingpong.c}; exits 1 if a run failed. The
      * extended-verbs ping-pong takes the ping-pong's size, iterations and warm-up.
@@ -125,10 +128,10 @@ public final class VerbsBenchmark {
     static int run(String[] args) {
         Settings line = new Settings();
         new CommandLine(line).parseArgs(args);
-        if (line.rounds < 1) {
-            throw new IllegalArgumentException("--rounds must be at least 1");
+        if (line.rounds < 1 || line.settling < 0) {
+            throw new IllegalArgumentException("--rounds must be at least 1, --settling at least 0");
         }
-        VerbsBenchmark bench = new VerbsBenchmark(line.device, line.gidIndex);
+        VerbsBenchmark bench = new VerbsBenchmark(line.device, line.gidIndex, line.settling);
         Test pingpong = new Test("latency usec/iter", List.of("ibv_rc_pingpong"), bench.javaTool(RcPingpong.class),
                 List.of("-d", bench.device, "-g", bench.gidIndex, "-s", line.ppSize, "-n", line.ppIters),
                 List.of("--warmup", line.ppWarmup, "--alloc"), true, LATENCY, 3);
@@ -150,7 +153,7 @@ public final class VerbsBenchmark {
                     + String.join(" ", test.javaOptions()) + ")");
         }
         System.out.println("Java: " + String.join(" ", java.subList(1, java.size() - 2)) + ", --runs "
-                + (rounds + SETTLING_ROUNDS));
+                + (rounds + settling) + " (the first " + settling + " not counted)");
         System.out.println("each pair: server pinned to CPU 0, client to CPU 1 (taskset), C and Java alike; each round"
                 + " a fresh C pair and the next run of one warmed-up Java pair, in turn");
         List<Double> allocPp = new ArrayList<>();
@@ -175,14 +178,14 @@ public final class VerbsBenchmark {
     private List<double[]> rounds(int rounds, Test test, List<Double> alloc) {
         List<double[]> figures = new ArrayList<>();
         int javaPort = port++;
-        List<String> runs = List.of("--runs", Integer.toString(rounds + SETTLING_ROUNDS));
+        List<String> runs = List.of("--runs", Integer.toString(rounds + settling));
         List<String> server = concat(test.javaTool(), test.options(), List.of("-p", Integer.toString(javaPort)),
                 test.javaOptions(), test.gateServer() ? runs : List.of());
         List<String> client = concat(test.javaTool(), test.options(), List.of("-p", Integer.toString(javaPort)),
                 test.javaOptions(), runs, List.of("127.0.0.1"));
         List<LivePair.Side> gated = new ArrayList<>();
         try (LivePair javaPair = LivePair.start(server, client, javaPort,
-                JAVA_START.plus(JAVA_RUN.multipliedBy(rounds + SETTLING_ROUNDS)))) {
+                JAVA_START.plus(JAVA_RUN.multipliedBy(rounds + settling)))) {
             if (test.gateServer()) {
                 gated.add(javaPair.server());
             }
@@ -191,7 +194,7 @@ public final class VerbsBenchmark {
                 javaPair.awaitLine(side, READY);
             }
             boolean javaFailed = false;
-            for (int round = 1 - SETTLING_ROUNDS; round <= rounds; round++) {
+            for (int round = 1 - settling; round <= rounds; round++) {
                 double c = Double.NaN;
                 double j = Double.NaN;
                 if (Math.floorMod(round, 2) == 1) {
@@ -199,7 +202,7 @@ public final class VerbsBenchmark {
                 }
                 if (!javaFailed) {
                     try {
-                        j = javaRun(javaPair, gated, test, round == 1 - SETTLING_ROUNDS);
+                        j = javaRun(javaPair, gated, test, round == 1 - settling);
                     } catch (IOException e) {
                         javaFailed = true;
                         failed(test.javaTool(), e.getMessage());
