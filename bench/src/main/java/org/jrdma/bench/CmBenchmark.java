@@ -63,6 +63,8 @@ public final class CmBenchmark {
         @Option(names = "--connections", split = ",") List<Integer> connections = List.of(1, 4, 16);
         /** How the Java endpoints' callers wait for completions. */
         @Option(names = "--polling") PollingMode polling = PollingMode.ADAPTIVE;
+        /** More options for the Java pair's JVMs, after the default ones (so they win). */
+        @Option(names = "--java-option") List<String> javaOptions = List.of();
     }
 
     private final Settings settings;
@@ -72,14 +74,15 @@ public final class CmBenchmark {
 
     private CmBenchmark(Settings settings) {
         this.settings = settings;
-        this.java = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xbatch", "-XX:CompileThresholdScaling=0.1",
-                "-cp", System.getProperty("java.class.path"), EndpointPerf.class.getName());
+        this.java = concat(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xbatch", "-XX:CompileThresholdScaling=0.1"),
+                settings.javaOptions, List.of("-cp", System.getProperty("java.class.path"), EndpointPerf.class.getName()));
     }
 
     /**
      * {@code CmBenchmark [--rounds 7] [--settling 1] [--size 64] [--iters 2000] [--warmup 20000] [--bw-size 4096]
-     * [--bw-iters 20000] [--connections 1,4,16] [--polling ADAPTIVE|EVENT|BUSY]}; exits 1 if a run failed.
+     * [--bw-iters 20000] [--connections 1,4,16] [--polling ADAPTIVE|EVENT|BUSY] [--java-option=OPTION]...};
+     * exits 1 if a run failed.
      */
     public static void main(String[] args) {
         System.exit(run(args));

@@ -77,6 +77,8 @@ public final class VerbsBenchmark {
         @Option(names = "--bw-iters") String bwIters = "5000";
         @Option(names = "--bw-warmup") String bwWarmup = "3000";
         @Option(names = "--xpp-c", required = true) String xppC;
+        /** More options for the Java pairs' JVMs, after the default ones (so they win). */
+        @Option(names = "--java-option") List<String> javaOptions = List.of();
     }
 
     /**
@@ -104,18 +106,17 @@ public final class VerbsBenchmark {
     private int port = 18600;
     private int failures;
 
-    private VerbsBenchmark(String device, String gidIndex, int settling) {
+    private VerbsBenchmark(String device, String gidIndex, int settling, List<String> javaOptions) {
         this.device = device;
         this.gidIndex = gidIndex;
         this.settling = settling;
-        this.java = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xbatch", "-XX:CompileThresholdScaling=0.1",
-                "-cp",
-                System.getProperty("java.class.path"));
+        this.java = concat(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xbatch", "-XX:CompileThresholdScaling=0.1"),
+                javaOptions, List.of("-cp", System.getProperty("java.class.path")));
     }
 
     /**
-     * {@code VerbsBenchmark [--rounds 11] [--settling 2] [--device rxe0] [--gid-index 0] [--pp-size 64]
+     * {@code VerbsBenchmark [--rounds 11] [--settling 2] [--java-option=OPTION]... [--device rxe0] [--gid-index 0] [--pp-size 64]
      * [--pp-iters 20000] [--pp-warmup 20000] [--bw-size 65536] [--bw-iters 5000] [--bw-warmup 3000]
      * --xpp-c XPINGPONG}, the last the built {@code xpingpong.c}; exits 1 if a run failed. The
      * extended-verbs ping-pong takes the ping-pong's size, iterations and warm-up.
@@ -131,7 +132,7 @@ public final class VerbsBenchmark {
         if (line.rounds < 1 || line.settling < 0) {
             throw new IllegalArgumentException("--rounds must be at least 1, --settling at least 0");
         }
-        VerbsBenchmark bench = new VerbsBenchmark(line.device, line.gidIndex, line.settling);
+        VerbsBenchmark bench = new VerbsBenchmark(line.device, line.gidIndex, line.settling, line.javaOptions);
         Test pingpong = new Test("latency usec/iter", List.of("ibv_rc_pingpong"), bench.javaTool(RcPingpong.class),
                 List.of("-d", bench.device, "-g", bench.gidIndex, "-s", line.ppSize, "-n", line.ppIters),
                 List.of("--warmup", line.ppWarmup, "--alloc"), true, LATENCY, 3);

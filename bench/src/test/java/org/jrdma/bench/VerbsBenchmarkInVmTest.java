@@ -37,6 +37,13 @@ import picocli.CommandLine;
  */
 class VerbsBenchmarkInVmTest {
     private static final int ROUNDS = 2;
+    /**
+     * CmBenchmark's Java pair compiles with C1 only: under -Xbatch, C2's compilations on the
+     * emulated CPU took most of this test's 13 minutes, and its figures are not judged. Not the
+     * verbs pairs: with C1 only, the QP-ex ping-pong's server once failed in its warm-up ("Work
+     * Request Flushed Error" for wr_id 1), not yet explained.
+     */
+    private static final String QUICK_JIT = "--java-option=-XX:TieredStopAtLevel=1";
     private static final Pattern ROUND = Pattern.compile(
             "(?m)^(latency usec/iter|bandwidth MB/s|qp-ex latency usec/iter) round (\\d+): C ([0-9.]+) Java ([0-9.]+)$");
     private static final Pattern TABLE_ROW = Pattern.compile("(?m)^(RC ping-pong latency, usec/iter|RDMA write"
@@ -69,7 +76,7 @@ class VerbsBenchmarkInVmTest {
                         CommandLine.class), "--rounds", Integer.toString(ROUNDS), "--settling", "0",
                 "--pp-iters", "500", "--pp-warmup", "2000", "--bw-iters", "200", "--bw-warmup", "200",
                 "--xpp-c", xpingpong.toString(), "--",
-                "--rounds", "1", "--settling", "0", "--iters", "200", "--warmup", "1000", "--bw-iters", "400");
+                "--rounds", "1", "--settling", "0", QUICK_JIT, "--iters", "200", "--warmup", "1000", "--bw-iters", "400");
         String all = result.output();
         System.out.println("VerbsBenchmark and CmBenchmark in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n"
                 + all);
