@@ -73,7 +73,7 @@ class VerbsBenchmarkInVmTest {
                 "libibverbs-dev");
         VmResult result = SoftRoceVm.builder().module("rdma_ucm").build().runJava(Duration.ofMinutes(30),
                 BenchmarksInVm.class, List.of(VerbsBenchmark.class, RcPingpong.class, Verbs.class, Gid.class,
-                        CommandLine.class), "--rounds", Integer.toString(ROUNDS), "--settling", "0",
+                        CommandLine.class), "--rounds", Integer.toString(ROUNDS),
                 "--pp-iters", "500", "--pp-warmup", "2000", "--bw-iters", "200", "--bw-warmup", "200",
                 "--xpp-c", xpingpong.toString(), "--",
                 "--rounds", "1", "--settling", "0", QUICK_JIT, "--iters", "200", "--warmup", "1000", "--bw-iters", "400");
