@@ -169,8 +169,11 @@ public final class MadEngine implements AutoCloseable {
         return new MadAddress(to.lid(), to.qpn(), to.qkey(), to.sl(), index, to.gid(), to.agentId());
     }
 
-    /** One multi-segment request or response being received: who sends it (LID and QP) and the low 32 bits of its TID. */
-    private record RequestTransfer(int lid, int qpn, int tid) {
+    /**
+     * A transaction as its requester names it: who sends (LID and QP) and the low 32 bits of the
+     * TID; keys the multi-segment requests and responses being received, and {@link RequestsInService}.
+     */
+    record RequestTransfer(int lid, int qpn, int tid) {
     }
 
     /**

@@ -22,11 +22,8 @@ final class RequestsInService {
     /** Above this many entries, those past the window are swept out. */
     private static final int SWEEP_ABOVE = 4096;
 
-    /** A request's identity: its requester and the low 32 bits of its TID (umad rewrites the high ones). */
-    private record Key(int lid, int qpn, int tid) {
-    }
-
-    private final Map<Key, Long> since = new ConcurrentHashMap<>();
+    /** When each request came in service, by requester and TID low bits (umad rewrites the high ones). */
+    private final Map<MadEngine.RequestTransfer, Long> since = new ConcurrentHashMap<>();
 
     /**
      * Takes a request into service unless a copy of it is in service already.
@@ -34,7 +31,7 @@ final class RequestsInService {
      * @return true if it is new (or its earlier copy was answered, or is past the window), false for a copy to drop
      */
     boolean admit(MadAddress from, int tid, long now) {
-        Key key = new Key(from.lid(), from.qpn(), tid);
+        MadEngine.RequestTransfer key = new MadEngine.RequestTransfer(from.lid(), from.qpn(), tid);
         Long earlier = since.get(key);
         if (earlier != null && now - earlier < WINDOW_NANOS) {
             return false;
@@ -48,6 +45,6 @@ final class RequestsInService {
 
     /** A response with TID low bits {@code tid} went to {@code to}: the request it answers is out of service. */
     void answered(MadAddress to, int tid) {
-        since.remove(new Key(to.lid(), to.qpn(), tid));
+        since.remove(new MadEngine.RequestTransfer(to.lid(), to.qpn(), tid));
     }
 }

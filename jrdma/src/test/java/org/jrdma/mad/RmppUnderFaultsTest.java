@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -64,7 +65,7 @@ class RmppUnderFaultsTest {
         IBPath toServer = client.gmpPath(server.lid(), RETRIES);
         MadTransactor patient = client.mt.withTimeouts(PATIENCE, RETRIES);
         int whole = 0;
-        List<String> failures = new java.util.ArrayList<>();
+        List<String> failures = new ArrayList<>();
         long start = System.nanoTime();
         for (int i = 0; i < TRANSFERS; i++) {
             long t = System.nanoTime();
