@@ -89,17 +89,50 @@ public final class IbvCompChannel extends NativeObject {
             return 0;
         }
         try {
-            int result = (int) GET_CQ_EVENT_PLAIN.invokeExact(ptr, eventCq, eventContext);
-            if (result == -1) {
-                result = (int) GET_CQ_EVENT.invokeExact(callState, ptr, eventCq, eventContext);
-            }
-            Errors.notMinusOne("ibv_get_cq_event", result, callState);
+            Errors.notMinusOne("ibv_get_cq_event", takeEvent(ptr, eventCq, eventContext, callState), callState);
             long cq = eventCq.get(JAVA_LONG, 0);
             ACK_CQ_EVENTS.invokeExact(cq, 1);
             return cq;
         } catch (Throwable t) {
             throw Errors.rethrow(t);
         }
+    }
+
+    /**
+     * {@code ibv_get_cq_event(channel, cq, context)}: through the handle that captures nothing,
+     * and once more with errno captured into {@code state} if that returned -1; returns the result.
+     */
+    static int takeEvent(MemorySegment channel, MemorySegment cq, MemorySegment context, MemorySegment state)
+            throws Throwable {
+        int result = (int) GET_CQ_EVENT_PLAIN.invokeExact(channel, cq, context);
+        if (result == -1) {
+            result = (int) GET_CQ_EVENT.invokeExact(state, channel, cq, context);
+        }
+        return result;
+    }
+
+    /**
+     * Takes an event from a channel whose descriptor is -1, made here: libibverbs' read of it
+     * fails ({@code EBADF}) before anything else of the channel is used, so that the JDK links
+     * {@link #takeEvent}'s errno-capturing call site now, not in the first thread whose call fails
+     * (as {@link org.jrdma.ffi.Libc} links its own: a first link spins hundreds of kilobytes of
+     * method-handle classes).
+     */
+    static void linkFailurePath() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment channel = arena.allocate(Structs.IBV_COMP_CHANNEL);
+            FD.set(channel, 0L, -1);
+            MemorySegment state = Errors.callState(arena);
+            if (takeEvent(channel, arena.allocate(ADDRESS), arena.allocate(ADDRESS), state) != -1) {
+                throw new IllegalStateException("ibv_get_cq_event on descriptor -1 did not fail");
+            }
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
+        }
+    }
+
+    static {
+        linkFailurePath();
     }
 
     @Override
