@@ -137,24 +137,34 @@ public final class Libc {
         }
     }
 
+    /*
+     * The often-made calls' errno-capturing call sites are linked here, while this class is
+     * initialised, rather than in the first thread whose call fails: linking a call site spins
+     * method-handle classes, hundreds of kilobytes the first time (FirstFailedCalls measured 527 KB
+     * for poll's, 267 KB for send's and read's), which an endpoint group's thread, allocation-free
+     * otherwise, allocated when its poll(2) was first interrupted (EINTR) in a benchmark's timed
+     * loop. send, recv, read and write are made to fail once on descriptor -1 (EBADF), through the
+     * whole of their methods. poll cannot be made to fail harmlessly where libumad2sim is preloaded
+     * (its wrapper reads every entry, so an entry at a bad address crashes the process): its
+     * capturing call is made once, in a method of its own, on one entry whose descriptor is -1
+     * (ignored), and the errno it would read once.
+     */
     static {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             MemorySegment buffer = arena.allocate(Long.BYTES);
-            failOnce(() -> poll(MemorySegment.NULL, 1, 0, state)); // EFAULT: one entry at address 0
-            failOnce(() -> send(-1, buffer, Long.BYTES, state)); // EBADF
+            MemorySegment ignored = newPollFd(arena);
+            pollFd(ignored, 0, -1, POLLIN);
+            pollCapturing(state, ignored, 1, 0);
+            Errors.errno(state);
+            failOnce(() -> send(-1, buffer, Long.BYTES, state));
             failOnce(() -> recv(-1, buffer, Long.BYTES, 0, state));
+        } catch (Throwable t) {
+            throw Errors.rethrow(t);
         }
     }
 
-    /**
-     * Makes {@code call}, which must fail harmlessly, so that the JDK links its errno-capturing
-     * call site now, while this class is initialised, rather than in the first thread whose call
-     * of it fails: linking a call site spins method-handle classes, hundreds of kilobytes the first
-     * time ({@code FirstFailedCalls} measured 527 KB for {@code poll}'s, 267 KB for {@code send}'s
-     * and {@code read}'s), which an endpoint group's thread, allocation-free otherwise, allocated
-     * when its {@code poll(2)} was first interrupted ({@code EINTR}) in a benchmark's timed loop.
-     */
+    /** Makes {@code call}, which must fail (throw {@link SysException}), for the call sites it links. */
     private static void failOnce(Runnable call) {
         try {
             call.run();
@@ -162,6 +172,10 @@ public final class Libc {
             return;
         }
         throw new IllegalStateException("a call made to fail succeeded");
+    }
+
+    private static int pollCapturing(MemorySegment state, MemorySegment pollFds, long count, int wait) throws Throwable {
+        return (int) POLL.invokeExact(state, pollFds, count, wait);
     }
 
     private Libc() {
@@ -329,7 +343,7 @@ public final class Libc {
                 int n = (int) POLL_PLAIN.invokeExact(pollFds, count, wait);
                 if (n == -1) {
                     wait = waitLeft(timeoutMillis, deadline);
-                    n = (int) POLL.invokeExact(state, pollFds, count, wait);
+                    n = pollCapturing(state, pollFds, count, wait);
                 }
                 if (n != -1 || Errors.errno(state) != EINTR) {
                     return Errors.notMinusOne("poll", n, state);
