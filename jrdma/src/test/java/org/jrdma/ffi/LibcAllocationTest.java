@@ -5,14 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import java.lang.foreign.MemorySegment;
 import org.jrdma.SysException;
+import org.jrdma.testkit.FreshJvm;
 import org.jrdma.testkit.ThreadCounters;
 import org.jrdma.verbs.ffi.PollFds;
 import org.junit.jupiter.api.Test;
@@ -64,12 +63,9 @@ class LibcAllocationTest {
      */
     @Test
     void theFirstFailureOfACallAllocatesItsExceptionOnly() throws Exception {
-        Process probe = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                FirstFailedCalls.class.getName()).redirectErrorStream(true).start();
-        String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(probe.waitFor(60, TimeUnit.SECONDS), "the probe did not end");
-        assertEquals(0, probe.exitValue(), output);
+        FreshJvm.Result probe = FreshJvm.run(FirstFailedCalls.class, Duration.ofSeconds(60));
+        String output = probe.output();
+        assertEquals(0, probe.exitStatus(), output);
         Map<String, Long> bytes = new TreeMap<>();
         output.lines().map(l -> l.split(" ")).filter(f -> f.length == 2 && f[1].matches("[0-9]+"))
                 .forEach(f -> bytes.put(f[0], Long.parseLong(f[1])));

@@ -111,6 +111,13 @@ public final class IbvCompChannel extends NativeObject {
         return result;
     }
 
+    /** A {@code struct ibv_comp_channel} in {@code arena} with no context and descriptor -1: every read of it fails. */
+    static MemorySegment channelWithoutDescriptor(Arena arena) {
+        MemorySegment channel = arena.allocate(Structs.IBV_COMP_CHANNEL);
+        FD.set(channel, 0L, -1);
+        return channel;
+    }
+
     /**
      * Takes an event from a channel whose descriptor is -1, made here: libibverbs' read of it
      * fails ({@code EBADF}) before anything else of the channel is used, so that the JDK links
@@ -118,12 +125,10 @@ public final class IbvCompChannel extends NativeObject {
      * (as {@link org.jrdma.ffi.Libc} links its own: a first link spins hundreds of kilobytes of
      * method-handle classes).
      */
-    static void linkFailurePath() {
+    private static void linkFailurePath() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment channel = arena.allocate(Structs.IBV_COMP_CHANNEL);
-            FD.set(channel, 0L, -1);
             MemorySegment state = Errors.callState(arena);
-            if (takeEvent(channel, arena.allocate(ADDRESS), arena.allocate(ADDRESS), state) != -1) {
+            if (takeEvent(channelWithoutDescriptor(arena), arena.allocate(ADDRESS), arena.allocate(ADDRESS), state) != -1) {
                 throw new IllegalStateException("ibv_get_cq_event on descriptor -1 did not fail");
             }
         } catch (Throwable t) {

@@ -3,11 +3,10 @@ package org.jrdma.verbs.ffi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.testkit.FreshJvm;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,12 +21,9 @@ class CompChannelFailurePathTest {
 
     @Test
     void theFirstFailedCqEventAllocatesNoLinking() throws Exception {
-        Process probe = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                FirstFailedCqEvent.class.getName()).redirectErrorStream(true).start();
-        String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(probe.waitFor(60, TimeUnit.SECONDS), "the probe did not end");
-        assertEquals(0, probe.exitValue(), output);
+        FreshJvm.Result probe = FreshJvm.run(FirstFailedCqEvent.class, Duration.ofSeconds(60));
+        String output = probe.output();
+        assertEquals(0, probe.exitStatus(), output);
         Matcher m = LINE.matcher(output);
         assertTrue(m.find(), "libibverbs is installed by the test command; the probe said: " + output);
         assertEquals(-1, Integer.parseInt(m.group(2)), output);

@@ -4,7 +4,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.VarHandle;
 import org.jrdma.ffi.Errors;
 import org.jrdma.testkit.ThreadCounters;
 
@@ -15,8 +14,6 @@ import org.jrdma.testkit.ThreadCounters;
  * when libibverbs cannot be used in this JVM.
  */
 public final class FirstFailedCqEvent {
-    private static final VarHandle FD = Structs.handle(Structs.IBV_COMP_CHANNEL, "fd");
-
     private FirstFailedCqEvent() {
     }
 
@@ -27,13 +24,11 @@ public final class FirstFailedCqEvent {
             return;
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment channel = arena.allocate(Structs.IBV_COMP_CHANNEL);
-            FD.set(channel, 0L, -1);
+            // initialises IbvCompChannel before the count (linking its handles allocates megabytes)
+            MemorySegment channel = IbvCompChannel.channelWithoutDescriptor(arena);
             MemorySegment state = Errors.callState(arena);
             MemorySegment cq = arena.allocate(ADDRESS);
             MemorySegment context = arena.allocate(ADDRESS);
-            // the class initialised before the count (linking its handles allocates megabytes)
-            Class.forName(IbvCompChannel.class.getName(), true, FirstFailedCqEvent.class.getClassLoader());
             int[] result = new int[1];
             long bytes = ThreadCounters.allocatedBy(() -> {
                 try {
