@@ -1,6 +1,7 @@
 package org.jrdma.verbs;
 
 import org.jrdma.SysException;
+import org.jrdma.verbs.ffi.Ibv;
 import org.jrdma.verbs.ffi.IbvCqEx;
 
 /**
@@ -37,10 +38,19 @@ public final class CqEx implements AutoCloseable {
 
     private final long wcFlags;
     /**
-     * Whether the provider's {@code next_poll} ends the poll when it finds no more completions:
-     * soft-RoCE's ({@code providers/rxe/rxe.c}, rdma-core 44) stores the consumer index and unlocks
-     * there, so an {@code ibv_end_poll} after it, as the man page asks, would consume one completion
-     * more than there is and corrupt the queue.
+     * The last rdma-core release whose soft-RoCE {@code next_poll} ends the poll itself when it
+     * finds no more completions: it consumes the last one and unlocks, so an {@code ibv_end_poll}
+     * after it, as the man page asks, would consume one completion more than there is and corrupt
+     * the queue. rdma-core 55 stopped the over-consuming ("rxe: fix completion queue consumer index
+     * overrun") and 61 the unlocking ("rxe: Fix double unlock in cq_ex polling"): from 55 on the
+     * {@code ibv_end_poll} is needed, as for every other provider.
+     */
+    private static final int RXE_LAST_SELF_ENDING_RELEASE = 54;
+
+    /**
+     * Whether the provider's {@code next_poll} ends the poll when it finds no more completions
+     * (soft-RoCE up to {@link #RXE_LAST_SELF_ENDING_RELEASE}); when the release is unknown, the man
+     * page's rule holds.
      */
     private final boolean emptyNextEndsPoll;
     private boolean polling;
@@ -62,8 +72,9 @@ public final class CqEx implements AutoCloseable {
             throw UnsupportedVerbException.translate(e, wcFlags == 0 ? "ibv_create_cq_ex"
                     : String.format("ibv_create_cq_ex with wc_flags 0x%x", wcFlags));
         }
-        boolean rxe = context.queryDevice().vendorId() == RXE_VENDOR_ID;
-        return new CqEx(Cq.adopt(context, channel, handle.cq()), handle, wcFlags, rxe);
+        boolean selfEnding = context.queryDevice().vendorId() == RXE_VENDOR_ID
+                && Ibv.rdmaCoreRelease().orElse(Integer.MAX_VALUE) <= RXE_LAST_SELF_ENDING_RELEASE;
+        return new CqEx(Cq.adopt(context, channel, handle.cq()), handle, wcFlags, selfEnding);
     }
 
     /** The queue as a {@link Cq}: for queue pairs, {@code ibv_poll_cq}, events, resizing. */
@@ -110,7 +121,7 @@ public final class CqEx implements AutoCloseable {
      *
      * @return true when there is one; false when the queue has no more, and then the poll is over:
      *         jrdma has ended it ({@code ibv_end_poll}, unless the provider's {@code next_poll}
-     *         already did, as soft-RoCE's does), and {@link #endPoll()} must not follow
+     *         already did, as soft-RoCE's did before rdma-core 55), and {@link #endPoll()} must not follow
      */
     public boolean nextPoll() {
         current();

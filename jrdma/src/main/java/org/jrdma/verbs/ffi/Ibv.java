@@ -1,11 +1,19 @@
 package org.jrdma.verbs.ffi;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalInt;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.jrdma.ffi.Errors;
 
 /**
@@ -47,7 +55,30 @@ public final class Ibv {
         LOOKUP = lookup;
     }
 
+    /** The file name of libibverbs as rdma-core installs it: {@code libibverbs.so.1.<ABI minor>.<release>.<patch>}. */
+    private static final Pattern INSTALLED_NAME = Pattern.compile("/libibverbs\\.so\\.1\\.\\d+\\.(\\d+)\\.\\d+$");
+
     private Ibv() {
+    }
+
+    /**
+     * The rdma-core release whose libibverbs this process has mapped (44 for Debian 12's 44.0),
+     * read from the library's file name in {@code /proc/self/maps}; empty when the library is not
+     * loaded or its name does not say. Providers ship with the library they belong to, so this is
+     * also the release of the providers' code, whose behaviour changes between releases.
+     */
+    public static OptionalInt rdmaCoreRelease() {
+        try (Stream<String> maps = Files.lines(Path.of("/proc/self/maps"))) {
+            return maps.map(Ibv::rdmaCoreRelease).filter(OptionalInt::isPresent).findFirst().orElse(OptionalInt.empty());
+        } catch (IOException | UncheckedIOException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** The rdma-core release in one line of {@code /proc/PID/maps}, if it maps libibverbs under its installed name. */
+    static OptionalInt rdmaCoreRelease(String mapsLine) {
+        Matcher m = INSTALLED_NAME.matcher(mapsLine);
+        return m.find() ? OptionalInt.of(Integer.parseInt(m.group(1))) : OptionalInt.empty();
     }
 
     /**
