@@ -1,11 +1,13 @@
 package org.jrdma.bench;
 
+import static org.jrdma.bench.PairCommands.concat;
+
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
@@ -74,9 +76,7 @@ public final class CmBenchmark {
 
     private CmBenchmark(Settings settings) {
         this.settings = settings;
-        this.java = concat(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xbatch", "-XX:CompileThresholdScaling=0.1"),
-                settings.javaOptions, List.of("-cp", System.getProperty("java.class.path"), EndpointPerf.class.getName()));
+        this.java = concat(PairCommands.java(settings.javaOptions), List.of(EndpointPerf.class.getName()));
     }
 
     /**
@@ -137,11 +137,14 @@ public final class CmBenchmark {
                 Integer.toString(s.size), "--iters", Integer.toString(s.iters), "--warmup", Integer.toString(s.warmup),
                 "--bw-size", Integer.toString(s.bwSize), "--bw-iters", Integer.toString(s.bwIters), "--connections",
                 connections(), "--runs", Integer.toString(s.rounds + s.settling), "--polling", s.polling.name()));
+        long start = System.nanoTime();
         try (LivePair pair = LivePair.start(server, client, javaPort, true,
                 JAVA_START.plus(JAVA_RUN.multipliedBy(s.rounds + s.settling)))) {
             boolean javaFailed = false;
             try {
                 pair.awaitLine(pair.client(), READY);
+                System.out.printf("the Java pair started and warmed up in %d s%n",
+                        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
                 freeze(true);
             } catch (IOException e) {
                 javaFailed = true;
@@ -188,6 +191,7 @@ public final class CmBenchmark {
         } catch (IOException e) {
             failed("EndpointPerf", e.getMessage());
         }
+        System.out.printf("the rounds took %d s%n", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
         printTable(rounds);
     }
 
@@ -195,16 +199,19 @@ public final class CmBenchmark {
         return String.join(",", settings.connections.stream().map(String::valueOf).toList());
     }
 
-    /** The next timed run of the Java pair, after its go: its echo, stream and allocation lines. */
+    /**
+     * The next timed run of the Java pair, after its go: its echo, stream and allocation lines,
+     * each within {@link #JAVA_RUN}.
+     */
     private void javaRun(LivePair pair, Round r, boolean last) throws IOException {
         freeze(false);
         pair.go(pair.client());
-        r.echo = Double.parseDouble(pair.awaitLine(pair.client(), ECHO).group(1));
+        r.echo = Double.parseDouble(pair.awaitLine(pair.client(), ECHO, JAVA_RUN).group(1));
         for (int i = 0; i < settings.connections.size(); i++) {
-            MatchResult m = pair.awaitLine(pair.client(), STREAM);
+            MatchResult m = pair.awaitLine(pair.client(), STREAM, JAVA_RUN);
             r.javaBw[i] = Double.parseDouble(m.group(2));
         }
-        MatchResult alloc = pair.awaitLine(pair.client(), ALLOC);
+        MatchResult alloc = pair.awaitLine(pair.client(), ALLOC, JAVA_RUN);
         r.alloc = Double.parseDouble(alloc.group(1));
         r.allocDetail = alloc.group(2).strip();
         if (!last) {
@@ -295,14 +302,6 @@ public final class CmBenchmark {
         return m.toMatchResult();
     }
 
-    @SafeVarargs
-    private static List<String> concat(List<String>... parts) {
-        List<String> all = new ArrayList<>();
-        for (List<String> part : parts) {
-            all.addAll(part);
-        }
-        return List.copyOf(all);
-    }
 
     private void failed(String tool, PeerPair.Result result) {
         failed(tool, "server exit " + result.serverExit() + ", client exit " + result.clientExit() + "\n--- server\n"

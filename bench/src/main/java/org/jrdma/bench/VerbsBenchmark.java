@@ -1,10 +1,12 @@
 package org.jrdma.bench;
 
+import static org.jrdma.bench.PairCommands.concat;
+
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -110,9 +112,7 @@ public final class VerbsBenchmark {
         this.device = device;
         this.gidIndex = gidIndex;
         this.settling = settling;
-        this.java = concat(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xbatch", "-XX:CompileThresholdScaling=0.1"),
-                javaOptions, List.of("-cp", System.getProperty("java.class.path")));
+        this.java = PairCommands.java(javaOptions);
     }
 
     /**
@@ -185,6 +185,7 @@ public final class VerbsBenchmark {
         List<String> client = concat(test.javaTool(), test.options(), List.of("-p", Integer.toString(javaPort)),
                 test.javaOptions(), runs, List.of("127.0.0.1"));
         List<LivePair.Side> gated = new ArrayList<>();
+        long start = System.nanoTime();
         try (LivePair javaPair = LivePair.start(server, client, javaPort,
                 JAVA_START.plus(JAVA_RUN.multipliedBy(rounds + settling)))) {
             if (test.gateServer()) {
@@ -194,6 +195,7 @@ public final class VerbsBenchmark {
             for (LivePair.Side side : gated) {
                 javaPair.awaitLine(side, READY);
             }
+            long warm = System.nanoTime();
             boolean javaFailed = false;
             for (int round = 1 - settling; round <= rounds; round++) {
                 double c = Double.NaN;
@@ -226,6 +228,8 @@ public final class VerbsBenchmark {
                 }
                 collectAlloc(result, alloc);
             }
+            System.out.printf("%s: the Java pair started and warmed up in %d s, the test took %d s%n", test.name(),
+                    TimeUnit.NANOSECONDS.toSeconds(warm - start), TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
         } catch (IOException e) {
             failed(test.javaTool(), e.getMessage());
             while (figures.size() < rounds) {
@@ -246,7 +250,7 @@ public final class VerbsBenchmark {
         for (LivePair.Side side : gated) {
             pair.go(side);
         }
-        return Double.parseDouble(pair.awaitLine(pair.client(), test.figure()).group(test.group()));
+        return Double.parseDouble(pair.awaitLine(pair.client(), test.figure(), JAVA_RUN).group(test.group()));
     }
 
     /** One run of a fresh C pair; returns the client's figure (NaN on failure). */
@@ -263,14 +267,6 @@ public final class VerbsBenchmark {
         return Double.parseDouble(m.group(test.group()));
     }
 
-    @SafeVarargs
-    private static List<String> concat(List<String>... parts) {
-        List<String> all = new ArrayList<>();
-        for (List<String> part : parts) {
-            all.addAll(part);
-        }
-        return List.copyOf(all);
-    }
 
     /** Adds the bytes/op of each Java side that printed them. */
     private static void collectAlloc(PeerPair.Result result, List<Double> alloc) {

@@ -130,12 +130,27 @@ public final class LivePair implements AutoCloseable {
      * @throws IOException when the output ends or the deadline passes first
      */
     public MatchResult awaitLine(Side side, Pattern pattern) throws IOException {
+        return awaitLine(side, pattern, deadline);
+    }
+
+    /**
+     * As {@link #awaitLine(Side, Pattern)}, giving up after {@code within} (or at the pair's
+     * deadline, if sooner): for one timed run, so that a run that never ends costs that long and
+     * not what is left of the pair's time.
+     */
+    public MatchResult awaitLine(Side side, Pattern pattern, Duration within) throws IOException {
+        return awaitLine(side, pattern, Math.min(deadline, System.nanoTime() + within.toNanos()));
+    }
+
+    private MatchResult awaitLine(Side side, Pattern pattern, long until) throws IOException {
         try {
             while (true) {
-                String line = side.lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                String line = side.lines.poll(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (line == null || line == Side.END) {
+                    Side other = side == server ? client : server;
                     throw new IOException("the " + side.name + (line == null ? " timed out" : " ended")
-                            + " before printing a line matching " + pattern + ":\n" + side.output());
+                            + " before printing a line matching " + pattern + ":\n" + side.output() + "--- the "
+                            + other.name + " meanwhile:\n" + other.output());
                 }
                 Matcher m = pattern.matcher(line);
                 if (m.find()) {
