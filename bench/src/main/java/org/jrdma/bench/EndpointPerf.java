@@ -38,7 +38,8 @@ import picocli.CommandLine.Option;
  * <p>The server ({@code --server}) accepts, in this order, one echo endpoint in a group of its
  * own, then for each count of {@code --connections} that many stream endpoints in one group
  * (sharing a completion queue and polling thread, as {@code ib_send_bw -q} shares one CQ), and
- * serves each on a platform thread: the echo endpoint sends every message back, a stream
+ * serves each on a platform thread (with {@code --threads ONE}, the stream endpoints of a count
+ * all on one, in turn): the echo endpoint sends every message back, a stream
  * endpoint takes messages and answers a one-byte acknowledgement to each marked last. Every
  * group on both sides waits as {@code --polling} says: {@link PollingMode#ADAPTIVE} by default, the
  * callers polling the completion queue themselves while they wait, as perftest's programs do.
@@ -47,7 +48,8 @@ import picocli.CommandLine.Option;
  * after the go of {@link RunGate}'s protocol (it prints {@code "ready for run K"} and reads a
  * line), or without {@code --runs} one run at once: the echo round trip ({@code --iters} round trips of {@code --size} bytes, one at a time,
  * each timed), then for each connection count a stream of {@code --bw-iters} messages of
- * {@code --bw-size} bytes spread over the connections, one sending thread each, timed from the
+ * {@code --bw-size} bytes spread over the connections, one sending thread each (with
+ * {@code --threads ONE}, one thread for all, in turn, as {@code ib_send_bw -q} sends), timed from the
  * start until every connection's last message is acknowledged; and the bytes allocated per
  * message in those loops by the threads moving messages: the callers
  * ({@code getCurrentThreadAllocatedBytes}) and the groups' polling threads
@@ -82,6 +84,20 @@ public final class EndpointPerf {
         @Option(names = "--copy") boolean copy;
         /** Timed runs, each after a go; 0 for one run at once. */
         @Option(names = "--runs") int runs;
+        /** Who moves the stream messages, on both sides. */
+        @Option(names = "--threads") Threads threads = Threads.PER_CONNECTION;
+    }
+
+    /** Who moves a stream's messages over its connections. */
+    enum Threads {
+        /** A platform thread per connection, in the blocking lent form. */
+        PER_CONNECTION,
+        /**
+         * One thread for all the connections of a count, visiting each in turn with the forms that
+         * never wait ({@link RdmaEndpoint#tryClaimSendBuffer()}, {@link RdmaEndpoint#tryReceiveInPlace()}),
+         * as {@code ib_send_bw -q} drives its queue pairs from one loop.
+         */
+        ONE
     }
 
     private EndpointPerf() {
@@ -91,9 +107,12 @@ public final class EndpointPerf {
     public static void main(String[] args) throws Exception {
         Settings s = new Settings();
         new CommandLine(s).parseArgs(args);
+        if (s.copy && s.threads == Threads.ONE) {
+            throw new IllegalArgumentException("--threads ONE moves messages in lent buffers: not with --copy");
+        }
         InetSocketAddress at = new InetSocketAddress(InetAddress.getByName(s.address), s.port);
         if (s.server) {
-            serve(at, s.connections, s.polling, s.copy);
+            serve(at, s.connections, s.polling, s.copy, s.threads);
         } else {
             client(at, s);
         }
@@ -101,8 +120,8 @@ public final class EndpointPerf {
 
     // --- server ------------------------------------------------------------------------------
 
-    private static void serve(InetSocketAddress at, List<Integer> connections, PollingMode polling, boolean copy)
-            throws Exception {
+    private static void serve(InetSocketAddress at, List<Integer> connections, PollingMode polling, boolean copy,
+            Threads threads) throws Exception {
         List<AutoCloseable> resources = new ArrayList<>();
         List<Thread> servers = new ArrayList<>();
         try (RdmaServer server = RdmaServer.listen(at); Arena arena = Arena.ofShared()) {
@@ -114,8 +133,16 @@ public final class EndpointPerf {
             for (int count : connections) {
                 EndpointGroup group = new EndpointGroup(count, polling);
                 resources.add(group);
+                List<RdmaEndpoint> endpoints = new ArrayList<>();
                 for (int c = 0; c < count; c++) {
-                    servers.add(serving(server.accept(group, WAIT), arena, false, copy));
+                    endpoints.add(server.accept(group, WAIT));
+                }
+                if (threads == Threads.ONE) {
+                    servers.add(servingInTurn(endpoints, arena));
+                } else {
+                    for (RdmaEndpoint endpoint : endpoints) {
+                        servers.add(serving(endpoint, arena, false, copy));
+                    }
                 }
             }
             for (Thread t : servers) {
@@ -170,6 +197,39 @@ public final class EndpointPerf {
         });
     }
 
+    /**
+     * A platform thread taking the messages of every one of {@code endpoints} in turn, as they
+     * arrive, and acknowledging each marked last, until every peer has disconnected.
+     */
+    private static Thread servingInTurn(List<RdmaEndpoint> endpoints, Arena arena) {
+        MemorySegment ack = arena.allocate(1);
+        return Thread.ofPlatform().start(() -> {
+            List<RdmaEndpoint> open = new ArrayList<>(endpoints);
+            while (!open.isEmpty()) {
+                boolean took = false;
+                for (int c = open.size() - 1; c >= 0; c--) {
+                    RdmaEndpoint endpoint = open.get(c);
+                    try {
+                        ReceivedMessage in = endpoint.tryReceiveInPlace();
+                        if (in != null) {
+                            took = true;
+                            byte mark = in.memory().get(ValueLayout.JAVA_BYTE, 0);
+                            endpoint.release(in);
+                            if (mark == LAST) {
+                                endpoint.send(ack);
+                            }
+                        }
+                    } catch (ClosedChannelException peerLeft) {
+                        open.remove(c);
+                    }
+                }
+                if (!took) {
+                    Thread.onSpinWait();
+                }
+            }
+        });
+    }
+
     // --- client ------------------------------------------------------------------------------
 
     private static void client(InetSocketAddress at, Settings s) throws Exception {
@@ -190,7 +250,7 @@ public final class EndpointPerf {
             }
             long[] pollers = Thread.getAllStackTraces().keySet().stream()
                     .filter(t -> t.getName().startsWith(EndpointGroup.THREAD_NAME_PREFIX)).mapToLong(Thread::threadId).toArray();
-            Client client = new Client(arena, echo, pollers, s.copy);
+            Client client = new Client(arena, echo, pollers, s.copy, s.threads);
             client.echo(s.size, s.warmup, null);
             // each stream as long as a timed one, twice: the paths a long stream takes (credits
             // running out, chains of several sends) must be compiled before the timed runs, or C2
@@ -248,14 +308,16 @@ public final class EndpointPerf {
         private final Arena arena;
         /** Whether messages are copied in and out rather than written and read in lent buffers. */
         private final boolean copy;
+        private final Threads threads;
         long allocated;
         long messages;
         /** Where {@link #allocated} came from: each loop's callers and polling threads. */
         final List<String> allocations = new ArrayList<>();
 
-        Client(Arena arena, RdmaEndpoint echo, long[] pollers, boolean copy) {
+        Client(Arena arena, RdmaEndpoint echo, long[] pollers, boolean copy, Threads threads) {
             this.arena = arena;
             this.copy = copy;
+            this.threads = threads;
             this.out = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
             this.in = arena.allocate(RdmaEndpoint.MAX_MESSAGE);
             this.echo = echo;
@@ -323,7 +385,10 @@ public final class EndpointPerf {
          * {@code total} messages of {@code size} bytes spread over {@code endpoints}, one sending
          * thread each; returns the nanoseconds from the start until every last message is acknowledged.
          */
-        long stream(List<RdmaEndpoint> endpoints, int size, int total) throws InterruptedException {
+        long stream(List<RdmaEndpoint> endpoints, int size, int total) throws InterruptedException, ClosedChannelException {
+            if (threads == Threads.ONE) {
+                return streamInTurn(endpoints, size, total);
+            }
             int each = total / endpoints.size();
             CountDownLatch start = new CountDownLatch(1);
             long[] callers = new long[endpoints.size()];
@@ -372,6 +437,50 @@ public final class EndpointPerf {
             }
             account("stream " + endpoints.size(), Arrays.stream(callers).sum(), pollersAfter - pollersBefore);
             messages += (long) each * endpoints.size() + endpoints.size();
+            return nanos;
+        }
+
+        /**
+         * {@link #stream} from this one thread: sends the next message of every connection that
+         * has a free send buffer, in turn, until each has sent its share, then takes each one's
+         * acknowledgement.
+         */
+        private long streamInTurn(List<RdmaEndpoint> endpoints, int size, int total) throws ClosedChannelException {
+            int each = total / endpoints.size();
+            RdmaEndpoint[] all = endpoints.toArray(RdmaEndpoint[]::new);
+            int[] sent = new int[all.length];
+            long pollersBefore = pollersAllocated();
+            long overhead = -THREADS.getCurrentThreadAllocatedBytes() + THREADS.getCurrentThreadAllocatedBytes();
+            long before = THREADS.getCurrentThreadAllocatedBytes();
+            long begin = System.nanoTime();
+            for (int unfinished = all.length; unfinished > 0; ) {
+                boolean progressed = false;
+                for (int c = 0; c < all.length; c++) {
+                    if (sent[c] == each) {
+                        continue;
+                    }
+                    SendBuffer out = all[c].tryClaimSendBuffer();
+                    if (out != null) {
+                        out.memory().set(ValueLayout.JAVA_BYTE, 0, ++sent[c] == each ? LAST : DATA);
+                        all[c].send(out, size);
+                        progressed = true;
+                        if (sent[c] == each) {
+                            unfinished--;
+                        }
+                    }
+                }
+                if (!progressed) {
+                    Thread.onSpinWait();
+                }
+            }
+            for (RdmaEndpoint endpoint : all) {
+                ReceivedMessage ack = endpoint.receiveInPlace();
+                endpoint.release(ack);
+            }
+            long nanos = System.nanoTime() - begin;
+            long caller = Math.max(0, THREADS.getCurrentThreadAllocatedBytes() - before - overhead);
+            account("stream " + all.length, caller, pollersAllocated() - pollersBefore);
+            messages += (long) each * all.length + all.length;
             return nanos;
         }
     }

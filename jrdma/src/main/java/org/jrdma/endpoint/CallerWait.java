@@ -97,6 +97,29 @@ final class CallerWait {
         }
     }
 
+    /**
+     * One turn of a caller that does not wait ({@link RdmaEndpoint#tryClaimSendBuffer},
+     * {@link RdmaEndpoint#tryReceiveInPlace}): in {@link PollingMode#ADAPTIVE} and
+     * {@link PollingMode#BUSY} polls the completion queue once and posts what waits for credits,
+     * as one turn of {@link #await}'s spin, and returns true; in {@link PollingMode#EVENT} the
+     * group's thread polls, and this returns false.
+     */
+    boolean pollOnce() {
+        if (group.pollingMode() == PollingMode.EVENT) {
+            return false;
+        }
+        group.spinStarted();
+        try {
+            group.pollCompletions();
+            if (endpoint.hasBacklog()) {
+                endpoint.post();
+            }
+        } finally {
+            group.spinEnded(false);
+        }
+        return true;
+    }
+
     /** Unparks a caller waiting for a send slot. */
     void wakeSender() {
         unpark(sendWaiter);

@@ -57,7 +57,9 @@ import org.jrdma.verbs.WrOpcode;
  * out of its registered receive buffer and reposts the buffer. The lent form copies nothing
  * either: {@link #claimSendBuffer()} lends a registered send buffer to write the message into and
  * {@link #send(SendBuffer, int)} sends it from there; {@link #receiveInPlace()} lends the receive
- * buffer a message arrived in until {@link #release(ReceivedMessage)}. How a caller waits is the
+ * buffer a message arrived in until {@link #release(ReceivedMessage)}; {@link #tryClaimSendBuffer()}
+ * and {@link #tryReceiveInPlace()} do the same without waiting, for one thread that drives many
+ * endpoints in turn. How a caller waits is the
  * group's {@link PollingMode}: parked until the group's thread unparks it, or polling the
  * completion queue itself ({@link CallerWait}). The forms may be mixed: messages of one thread go
  * out in the order of its calls in any form, and each arrival goes to whichever receive asks first.
@@ -325,7 +327,43 @@ public final class RdmaEndpoint implements AutoCloseable {
     }
 
     /**
-     * Sends the first {@code length} bytes of {@code buffer}, lent by {@link #claimSendBuffer()},
+     * Lends one of the endpoint's registered send buffers if one is free now, and returns
+     * {@code null} if none is, never waiting: the form for a thread that drives many endpoints in
+     * turn, as {@code ib_send_bw -q} drives its queue pairs from one loop, rather than one thread
+     * per endpoint. When none is free and the group's callers poll ({@link PollingMode#ADAPTIVE},
+     * {@link PollingMode#BUSY}), it polls the group's completion queue once first, which frees the
+     * buffers of completed sends and posts what waits for credits; in {@link PollingMode#EVENT}
+     * the group's thread does that. Allocates nothing.
+     *
+     * @throws ClosedChannelException when the endpoint is closed, the peer disconnected or the
+     *                                connection failed (the cause says how)
+     */
+    public SendBuffer tryClaimSendBuffer() throws ClosedChannelException {
+        throwIfEnded();
+        lock.lock();
+        int slot = lock.claimSlot();
+        if (slot < 0) {
+            lock.unlock();
+            if (!waiting.pollOnce()) {
+                return null;
+            }
+            lock.lock();
+            slot = lock.claimSlot();
+            if (slot < 0) {
+                lock.unlock();
+                return null;
+            }
+        }
+        try {
+            return lent.lendSend(slot);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Sends the first {@code length} bytes of {@code buffer}, lent by {@link #claimSendBuffer()}
+     * or {@link #tryClaimSendBuffer()},
      * from where they are: posted after the messages sent before it if the peer has a receive
      * posted (else once it has), as {@link #send(MemorySegment)} sends. The buffer is the
      * endpoint's again. Allocates nothing.
@@ -419,7 +457,21 @@ public final class RdmaEndpoint implements AutoCloseable {
     }
 
     /**
-     * Gives back the receive buffer of a message lent by {@link #receiveInPlace()}: posts it
+     * Lends the receive buffer of the next message if one has arrived, as {@link #receiveInPlace()},
+     * and returns {@code null} if none has, never waiting: the receiving counterpart of
+     * {@link #tryClaimSendBuffer()}, which says when it polls the completion queue itself.
+     * Allocates nothing.
+     *
+     * @throws ClosedChannelException when the endpoint is closed, the peer disconnected or the
+     *                                connection failed (the cause says how)
+     */
+    public ReceivedMessage tryReceiveInPlace() throws ClosedChannelException {
+        return receiving.tryReceiveInPlace();
+    }
+
+    /**
+     * Gives back the receive buffer of a message lent by {@link #receiveInPlace()} or
+     * {@link #tryReceiveInPlace()}: posts it
      * again, returning the credit to the peer (in batches, as every receive does).
      *
      * @throws IllegalArgumentException if {@code message} is another endpoint's, or released already

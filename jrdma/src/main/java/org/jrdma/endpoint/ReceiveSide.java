@@ -109,6 +109,24 @@ final class ReceiveSide {
         }
     }
 
+    /** {@link RdmaEndpoint#tryReceiveInPlace()}. */
+    ReceivedMessage tryReceiveInPlace() throws ClosedChannelException {
+        endpoint.throwIfEnded();
+        if (!arrivals.any() && !(waiting.pollOnce() && arrivals.any())) {
+            return null;
+        }
+        lock.lock();
+        try {
+            if (!arrivals.any()) {
+                return null;
+            }
+            int length = arrivals.nextLength();
+            return lent.lendReceive(arrivals.take(), length);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** {@link RdmaEndpoint#release(ReceivedMessage)}. */
     void release(ReceivedMessage message) {
         lock.lock();

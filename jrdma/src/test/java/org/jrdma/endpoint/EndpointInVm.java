@@ -147,6 +147,12 @@ public final class EndpointInVm {
         check("lent buffers sent or released twice, or on the other endpoint, are refused", lent::misuse);
         check("a receiver holding every lent buffer stops the sender until it releases them", lent::flowControl);
         check("lent buffers, nothing allocated per message (ADAPTIVE)", lent::allocation);
+        NonWaitingChecks nonWaiting = new NonWaitingChecks(this);
+        check("the forms that never wait return null when nothing can be lent", nonWaiting::nothingToLend);
+        check("one thread drives four connections in turn without waiting (EVENT)",
+                () -> nonWaiting.oneThreadInTurn(PollingMode.EVENT));
+        check("one thread drives four connections in turn without waiting (ADAPTIVE)",
+                () -> nonWaiting.oneThreadInTurn(PollingMode.ADAPTIVE));
         check("blocking send and receive after a disconnect throw ClosedChannelException", this::blockingClosed);
         check("close fails pending sends and receives", this::closeFailsPending);
         check("peer disconnect fails pending receives", this::peerDisconnect);
