@@ -38,12 +38,18 @@ import picocli.CommandLine;
 class VerbsBenchmarkInVmTest {
     private static final int ROUNDS = 2;
     /**
-     * CmBenchmark's Java pair compiles with C1 only: under -Xbatch, C2's compilations on the
-     * emulated CPU took most of this test's 13 minutes, and its figures are not judged. Not the
-     * verbs pairs: with C1 only, the QP-ex ping-pong's server once failed in its warm-up ("Work
-     * Request Flushed Error" for wr_id 1), not yet explained.
+     * The Java pairs compile with C1 only: under -Xbatch, C2's compilations on the emulated CPU
+     * took 530 of this test's 641 s (each verbs pair 164 to 192 s to start and warm up, its rounds
+     * 10 to 20 s; with C1 67 to 74 s), and the figures here are not judged.
      */
     private static final String QUICK_JIT = "--java-option=-XX:TieredStopAtLevel=1";
+    /**
+     * But for the QP-ex pair, which keeps C2 ({@code -XX:TieredStopAtLevel=4} after the option
+     * above): with C1 only, its client failed ("Work Request Flushed Error" for wr_id 1, the
+     * server then waiting for ever) in the 4th run of one replay and the 24th of 40 runs in a
+     * loop; with C2 it was seen once in many CI runs. Not explained yet (README, session 19).
+     */
+    private static final String XPP_FULL_JIT = "--xpp-java-option=-XX:TieredStopAtLevel=4";
     private static final Pattern ROUND = Pattern.compile(
             "(?m)^(latency usec/iter|bandwidth MB/s|qp-ex latency usec/iter) round (\\d+): C ([0-9.]+) Java ([0-9.]+)$");
     private static final Pattern TABLE_ROW = Pattern.compile("(?m)^(RC ping-pong latency, usec/iter|RDMA write"
@@ -75,7 +81,7 @@ class VerbsBenchmarkInVmTest {
                 BenchmarksInVm.class, List.of(VerbsBenchmark.class, RcPingpong.class, Verbs.class, Gid.class,
                         CommandLine.class), "--rounds", Integer.toString(ROUNDS),
                 "--pp-iters", "500", "--pp-warmup", "2000", "--bw-iters", "200", "--bw-warmup", "200",
-                "--xpp-c", xpingpong.toString(), "--",
+                "--xpp-c", xpingpong.toString(), QUICK_JIT, XPP_FULL_JIT, "--",
                 "--rounds", "1", "--settling", "0", QUICK_JIT, "--iters", "200", "--warmup", "1000", "--bw-iters", "400");
         String all = result.output();
         System.out.println("VerbsBenchmark and CmBenchmark in the soft-RoCE VM (" + result.elapsed().toMillis() + " ms):\n"
