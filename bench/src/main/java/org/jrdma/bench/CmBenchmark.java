@@ -65,6 +65,8 @@ public final class CmBenchmark {
         @Option(names = "--connections", split = ",") List<Integer> connections = List.of(1, 4, 16);
         /** How the Java endpoints' callers wait for completions. */
         @Option(names = "--polling") PollingMode polling = PollingMode.ADAPTIVE;
+        /** Who moves the stream messages on both Java sides: a thread per connection, or one for all. */
+        @Option(names = "--threads") EndpointPerf.Threads threads = EndpointPerf.Threads.PER_CONNECTION;
         /** More options for the Java pair's JVMs, after the default ones (so they win). */
         @Option(names = "--java-option") List<String> javaOptions = List.of();
     }
@@ -81,7 +83,8 @@ public final class CmBenchmark {
 
     /**
      * {@code CmBenchmark [--rounds 7] [--settling 1] [--size 64] [--iters 2000] [--warmup 20000] [--bw-size 4096]
-     * [--bw-iters 20000] [--connections 1,4,16] [--polling ADAPTIVE|EVENT|BUSY] [--java-option=OPTION]...};
+     * [--bw-iters 20000] [--connections 1,4,16] [--polling ADAPTIVE|EVENT|BUSY] [--threads PER_CONNECTION|ONE]
+     * [--java-option=OPTION]...};
      * exits 1 if a run failed.
      */
     public static void main(String[] args) {
@@ -128,15 +131,16 @@ public final class CmBenchmark {
         System.out.printf("throughput: %d messages of %d bytes spread over 1 connection and more: %s;"
                 + " ib_send_bw -R -s %d -q N -n %d/N%n", s.bwIters, s.bwSize, s.connections, s.bwSize, s.bwIters);
         System.out.println("Java: " + String.join(" ", java.subList(1, java.size() - 3)) + " "
-                + EndpointPerf.class.getSimpleName() + ", --runs " + (s.rounds + s.settling) + ", --polling " + s.polling);
+                + EndpointPerf.class.getSimpleName() + ", --runs " + (s.rounds + s.settling) + ", --polling " + s.polling + ", --threads " + s.threads);
         List<Round> rounds = new ArrayList<>();
         int javaPort = port++;
         List<String> server = concat(java, List.of("--server", "-a", ADDRESS, "-p", Integer.toString(javaPort),
-                "--connections", connections(), "--polling", s.polling.name()));
+                "--connections", connections(), "--polling", s.polling.name(), "--threads", s.threads.name()));
         List<String> client = concat(java, List.of("-a", ADDRESS, "-p", Integer.toString(javaPort), "--size",
                 Integer.toString(s.size), "--iters", Integer.toString(s.iters), "--warmup", Integer.toString(s.warmup),
                 "--bw-size", Integer.toString(s.bwSize), "--bw-iters", Integer.toString(s.bwIters), "--connections",
-                connections(), "--runs", Integer.toString(s.rounds + s.settling), "--polling", s.polling.name()));
+                connections(), "--runs", Integer.toString(s.rounds + s.settling), "--polling", s.polling.name(),
+                "--threads", s.threads.name()));
         long start = System.nanoTime();
         try (LivePair pair = LivePair.start(server, client, javaPort, true,
                 JAVA_START.plus(JAVA_RUN.multipliedBy(s.rounds + s.settling)))) {
