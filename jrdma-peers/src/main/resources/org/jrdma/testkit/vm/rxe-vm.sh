@@ -8,6 +8,8 @@
 # modprobe loads veth, crc32_generic, rdma_rxe, ib_uverbs and ib_umad from /lib/modules/<kernel>,
 # a veth pair is created (veth0 10.0.0.1/24 <-> veth1, only inside the VM; the VM has no network
 # card) and rxe0 is bound to veth0. Then COMMAND runs as root under bash, and the VM powers off.
+# As ssh does, rxe-vm joins COMMAND's words with spaces and bash parses the line again inside:
+# `-- bash -c "a; b"` runs `bash -c a` and then `b`; pass `-- "a; b"` or a script's path instead.
 #
 # Usage: rxe-vm [--timeout SECONDS] [--share DIR] [--module NAME]... -- COMMAND...
 #        rxe-vm --check
