@@ -306,7 +306,6 @@ public final class CmBenchmark {
         return m.toMatchResult();
     }
 
-
     private void failed(String tool, PeerPair.Result result) {
         failed(tool, "server exit " + result.serverExit() + ", client exit " + result.clientExit() + "\n--- server\n"
                 + result.serverOutput() + "--- client\n" + result.clientOutput());

@@ -282,7 +282,6 @@ public final class VerbsBenchmark {
         return Double.parseDouble(m.group(test.group()));
     }
 
-
     /** Adds the bytes/op of each Java side that printed them. */
     private static void collectAlloc(PeerPair.Result result, List<Double> alloc) {
         if (alloc == null) {

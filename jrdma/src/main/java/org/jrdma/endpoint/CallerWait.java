@@ -44,10 +44,7 @@ final class CallerWait {
             boolean pausing = false;
             try {
                 for (int polls = 1;; polls++) {
-                    group.pollCompletions();
-                    if (endpoint.hasBacklog()) {
-                        endpoint.post();
-                    }
+                    pollAndPost();
                     if (endpoint.ready(what)) {
                         return;
                     }
@@ -110,14 +107,19 @@ final class CallerWait {
         }
         group.spinStarted();
         try {
-            group.pollCompletions();
-            if (endpoint.hasBacklog()) {
-                endpoint.post();
-            }
+            pollAndPost();
         } finally {
             group.spinEnded(false);
         }
         return true;
+    }
+
+    /** One turn of a polling caller: polls the group's completion queue once, then posts what waits for credits. */
+    private void pollAndPost() {
+        group.pollCompletions();
+        if (endpoint.hasBacklog()) {
+            endpoint.post();
+        }
     }
 
     /** Unparks a caller waiting for a send slot. */

@@ -340,19 +340,9 @@ public final class RdmaEndpoint implements AutoCloseable {
      */
     public SendBuffer tryClaimSendBuffer() throws ClosedChannelException {
         throwIfEnded();
-        lock.lock();
-        int slot = lock.claimSlot();
-        if (slot < 0) {
-            lock.unlock();
-            if (!waiting.pollOnce()) {
-                return null;
-            }
-            lock.lock();
-            slot = lock.claimSlot();
-            if (slot < 0) {
-                lock.unlock();
-                return null;
-            }
+        int slot = lockClaimedSlot();
+        if (slot < 0 && (!waiting.pollOnce() || (slot = lockClaimedSlot()) < 0)) {
+            return null;
         }
         try {
             return lent.lendSend(slot);
@@ -405,15 +395,21 @@ public final class RdmaEndpoint implements AutoCloseable {
 
     /** Takes a free send slot, waiting while none is; returns with {@link #lock} held. */
     private int lockFreeSlot() throws ClosedChannelException {
-        while (true) {
-            lock.lock();
-            int slot = lock.claimSlot();
-            if (slot >= 0) {
-                return slot;
-            }
-            lock.unlock();
+        int slot;
+        while ((slot = lockClaimedSlot()) < 0) {
             waiting.await(CallerWait.FREE_SLOT);
         }
+        return slot;
+    }
+
+    /** Claims a free send slot and returns it with {@link #lock} held, or returns -1, unlocked, when none is free. */
+    private int lockClaimedSlot() {
+        lock.lock();
+        int slot = lock.claimSlot();
+        if (slot < 0) {
+            lock.unlock();
+        }
+        return slot;
     }
 
     /**
