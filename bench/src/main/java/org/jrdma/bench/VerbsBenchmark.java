@@ -81,8 +81,6 @@ public final class VerbsBenchmark {
         @Option(names = "--xpp-c", required = true) String xppC;
         /** More options for the Java pairs' JVMs, after the default ones (so they win). */
         @Option(names = "--java-option") List<String> javaOptions = List.of();
-        /** More options for the QP-ex pair's JVMs only, after {@code --java-option}'s. */
-        @Option(names = "--xpp-java-option") List<String> xppJavaOptions = List.of();
     }
 
     /**
@@ -107,22 +105,18 @@ public final class VerbsBenchmark {
     private final String gidIndex;
     private final int settling;
     private final List<String> java;
-    /** {@link #java} with the QP-ex pair's own options too. */
-    private final List<String> xppJava;
     private int port = 18600;
     private int failures;
 
-    private VerbsBenchmark(String device, String gidIndex, int settling, List<String> javaOptions,
-            List<String> xppJavaOptions) {
+    private VerbsBenchmark(String device, String gidIndex, int settling, List<String> javaOptions) {
         this.device = device;
         this.gidIndex = gidIndex;
         this.settling = settling;
         this.java = PairCommands.java(javaOptions);
-        this.xppJava = PairCommands.java(concat(javaOptions, xppJavaOptions));
     }
 
     /**
-     * {@code VerbsBenchmark [--rounds 11] [--settling 2] [--java-option=OPTION]... [--xpp-java-option=OPTION]...
+     * {@code VerbsBenchmark [--rounds 11] [--settling 2] [--java-option=OPTION]...
      * [--device rxe0] [--gid-index 0] [--pp-size 64]
      * [--pp-iters 20000] [--pp-warmup 20000] [--bw-size 65536] [--bw-iters 5000] [--bw-warmup 3000]
      * --xpp-c XPINGPONG}, the last the built {@code xpingpong.c}; exits 1 if a run failed. The
@@ -139,15 +133,14 @@ public final class VerbsBenchmark {
         if (line.rounds < 1 || line.settling < 0) {
             throw new IllegalArgumentException("--rounds must be at least 1, --settling at least 0");
         }
-        VerbsBenchmark bench = new VerbsBenchmark(line.device, line.gidIndex, line.settling, line.javaOptions,
-                line.xppJavaOptions);
+        VerbsBenchmark bench = new VerbsBenchmark(line.device, line.gidIndex, line.settling, line.javaOptions);
         Test pingpong = new Test("latency usec/iter", List.of("ibv_rc_pingpong"), bench.javaTool(RcPingpong.class),
                 List.of("-d", bench.device, "-g", bench.gidIndex, "-s", line.ppSize, "-n", line.ppIters),
                 List.of("--warmup", line.ppWarmup, "--alloc"), true, LATENCY, 3);
         Test writeBw = new Test("bandwidth MB/s", List.of("ib_write_bw"), bench.javaTool(WriteBw.class),
                 List.of("-d", bench.device, "-x", bench.gidIndex, "-F", "-s", line.bwSize, "-n", line.bwIters),
                 List.of("--warmup", line.bwWarmup, "--alloc"), false, BW_ROW, 4);
-        Test xpingpong = new Test("qp-ex latency usec/iter", List.of(line.xppC), javaTool(bench.xppJava, RcPingpong.class),
+        Test xpingpong = new Test("qp-ex latency usec/iter", List.of(line.xppC), bench.javaTool(RcPingpong.class),
                 List.of("-d", bench.device, "-g", bench.gidIndex, "-s", line.ppSize, "-n", line.ppIters),
                 List.of("-N", "--cq-ex", "--warmup", line.ppWarmup, "--alloc"), true, LATENCY, 3);
         bench.run(line.rounds, pingpong, writeBw, xpingpong);
@@ -163,9 +156,6 @@ public final class VerbsBenchmark {
         }
         System.out.println("Java: " + String.join(" ", java.subList(1, java.size() - 2)) + ", --runs "
                 + (rounds + settling) + " (the first " + settling + " not counted)");
-        if (!xppJava.equals(java)) {
-            System.out.println("QP-ex pair's Java: " + String.join(" ", xppJava.subList(1, xppJava.size() - 2)));
-        }
         System.out.println("each pair: server pinned to CPU 0, client to CPU 1 (taskset), C and Java alike; each round"
                 + " a fresh C pair and the next run of one warmed-up Java pair, in turn");
         List<Double> allocPp = new ArrayList<>();
@@ -178,10 +168,6 @@ public final class VerbsBenchmark {
     }
 
     private List<String> javaTool(Class<?> tool) {
-        return javaTool(java, tool);
-    }
-
-    private static List<String> javaTool(List<String> java, Class<?> tool) {
         List<String> command = new ArrayList<>(java);
         command.add(tool.getName());
         return command;

@@ -301,7 +301,11 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
 
     /**
      * One poll of the extended CQ: waits for a completion (unless on events), then handles it and
-     * every one after it, read in place ({@code ibv_start_poll}, {@code ibv_next_poll}).
+     * at most one more, read in place ({@code ibv_start_poll}, {@code ibv_next_poll},
+     * {@code ibv_end_poll}), as {@code rc_pingpong --ts} takes them. The bound matters: the
+     * provider frees a completion's slot only when the poll ends, and a ping-pong keeps producing
+     * completions while it handles them, so a poll that went on while {@code ibv_next_poll} found
+     * more filled the queue (see {@link CqEx}).
      */
     private void pollEx() throws PingpongException {
         boolean found;
@@ -312,10 +316,11 @@ abstract sealed class Pingpong permits RcPingpong, UdPingpong {
             return;
         }
         try {
+            int taken = 0;
             do {
                 ops++;
                 completed(cqEx.wrId(), cqEx.status());
-            } while (cqEx.nextPoll());
+            } while (++taken < wcs.capacity() && cqEx.nextPoll());
         } finally {
             if (cqEx.polling()) {
                 cqEx.endPoll();

@@ -13,9 +13,13 @@ import org.jrdma.verbs.ffi.IbvCqEx;
  *
  * <pre>{@code
  * if (cq.startPoll()) {
+ *     int taken = 0;
  *     do {
  *         handle(cq.wrId(), cq.status(), cq.byteLen());
- *     } while (cq.nextPoll());            // false: no more, and the poll is over
+ *     } while (++taken < 16 && cq.nextPoll()); // false: no more, and the poll is over
+ *     if (cq.polling()) {
+ *         cq.endPoll();                   // 16 taken: end it, so that their slots are free
+ *     }
  * }
  * if (cq.startPoll()) {                   // or: take one completion
  *     handle(cq.wrId(), cq.status(), cq.byteLen());
@@ -23,7 +27,15 @@ import org.jrdma.verbs.ffi.IbvCqEx;
  * }
  * }</pre>
  *
- * The queue is a {@link Cq} as well ({@link #cq()}, verbs.h's {@code ibv_cq_ex_to_cq}): queue pairs
+ * The completions a poll reads keep their slots in the queue until the poll ends: providers
+ * publish their consumer index in {@code ibv_end_poll} (or, for soft-RoCE before rdma-core 55, in
+ * the {@code next_poll} that finds no more). So end a poll after a bounded number of completions,
+ * well below the queue's depth, when the queue pairs may go on completing work while it is read:
+ * soft-RoCE fails the next completion of a queue it sees full ({@link EventType#CQ_ERR}) and moves
+ * its queue pair to the error state. A ping-pong that read on while {@code ibv_next_poll} found
+ * more held one poll open over a whole lap of its 511-entry queue, and its receives were flushed.
+ *
+ * <p>The queue is a {@link Cq} as well ({@link #cq()}, verbs.h's {@code ibv_cq_ex_to_cq}): queue pairs
  * complete on it, completion channels signal it, and closing either closes both. One thread polls
  * at a time. Nothing allocates; reading a field outside a poll, or one not asked for, throws
  * instead of reading what the provider left there.

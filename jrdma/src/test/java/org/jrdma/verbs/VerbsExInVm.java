@@ -8,6 +8,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -142,6 +143,7 @@ public final class VerbsExInVm {
         check("memory window type 2, bind by qp_ex, remote read, send with invalidate", this::mwType2);
         check("memory window type 2, local invalidate", this::mwLocalInvalidate);
         check("ud through wr_set_ud_addr, payload by wr_set_inline_data_list, as in C", this::ud);
+        check("a poll holds its completions' slots until it ends", this::pollHoldsSlots);
         check("tso qp_ex refused as in C", () -> refusedAsC("qp_ex_tso", () -> pd.qpEx(udInit(cqA),
                 SendOps.SEND | SendOps.TSO)));
         check("xrc_send qp_ex refused as in C", () -> refusedAsC("qp_ex_xrc_send",
@@ -566,6 +568,70 @@ public final class VerbsExInVm {
         equal("104", c.get("ud_recv_len"), "C's UD send by wr_set_sge: 40 bytes of GRH and 64 of payload");
         udB.close();
         ah.close();
+    }
+
+    /**
+     * What {@link CqEx}'s Javadoc tells users to bound their polls by: the completions a poll has
+     * read keep their slots until it ends. On a queue asked for 3 entries (soft-RoCE makes a ring
+     * of 4, room for 3), a poll kept open over one completion while three more are made loses the
+     * last ({@code IBV_EVENT_CQ_ERR}); the same six sends taken three a poll, each poll ended, all
+     * complete. The sends are UD datagrams to a QP with no receive posted: only sends complete.
+     */
+    private void pollHoldsSlots() throws InterruptedException {
+        Ah ah = pd.ah(new AhAttr().grh(gid, GID_INDEX, 1).portNum(PORT));
+        try (CqEx small = ctx.cqEx(3, null, 0, 0);
+             CqEx sink = ctx.cqEx(4, null, 0, 0);
+             QpEx sender = pd.qpEx(new QpInitAttr(QpType.UD, small.cq(), small.cq()).cap(new QpCap(8, 1, 1, 1, 64)),
+                     SendOps.SEND);
+             QpEx nobody = pd.qpEx(udInit(sink), SendOps.SEND)) {
+            udReady(sender.qp());
+            udReady(nobody.qp());
+            Runnable send = () -> sender.start().wrId(30).wrFlags(SendFlags.SIGNALED).send()
+                    .udAddr(ah, nobody.qp().qpNum(), UD_QKEY).sge(mrA.lkey(), mrA.addr() + 5120, 64).complete();
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < 3; i++) {
+                    send.run();
+                }
+                Thread.sleep(300);
+                require(small.startPoll(), "round " + round + ": a completion");
+                int taken = 1;
+                while (small.nextPoll()) {
+                    taken++;
+                }
+                equal(3, taken, "round " + round + ": three sends taken in one poll, which is then over");
+            }
+            require(cqError(small, Duration.ofMillis(300)) == null, "no CQ error while each poll ended");
+            send.run();
+            Thread.sleep(300);
+            require(small.startPoll(), "a completion");
+            for (int i = 0; i < 3; i++) {
+                send.run();
+            }
+            Thread.sleep(300);
+            int taken = 1;
+            while (small.nextPoll()) {
+                taken++;
+            }
+            equal(3, taken, "four sends made while the poll held the first: the queue had room for three");
+            AsyncEvent event = cqError(small, Duration.ofSeconds(2));
+            require(event != null, "IBV_EVENT_CQ_ERR for the lost completion");
+            System.out.println("  poll open over 4 completions on a 3-entry queue: " + taken + " taken, "
+                    + event.type() + " on " + event.subject());
+        } finally {
+            ah.close();
+        }
+    }
+
+    /** The first {@code IBV_EVENT_CQ_ERR} of {@code cq} within {@code timeout}, skipping other events; or null. */
+    private AsyncEvent cqError(CqEx cq, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+            AsyncEvent event = ctx.getAsyncEvent(Duration.ofNanos(left));
+            if (event != null && event.type() == EventType.CQ_ERR && event.cq() == cq.cq()) {
+                return event;
+            }
+        }
+        return null;
     }
 
     private void iova() {

@@ -50,6 +50,7 @@ class VerbsExInVmTest {
             "memory window type 2, bind by qp_ex, remote read, send with invalidate",
             "memory window type 2, local invalidate",
             "ud through wr_set_ud_addr, payload by wr_set_inline_data_list, as in C",
+            "a poll holds its completions' slots until it ends",
             "tso qp_ex refused as in C",
             "xrc_send qp_ex refused as in C",
             "rereg_mr refused as in C",
