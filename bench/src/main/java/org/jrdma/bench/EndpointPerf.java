@@ -335,6 +335,20 @@ public final class EndpointPerf {
             allocations.add(loop + ": callers " + callers + " B, polling " + polling + " B");
         }
 
+        /**
+         * What the calling thread allocates from this object's making to {@link #bytes()}: its
+         * allocation counter's rise, less what one reading of the counter costs.
+         */
+        private static final class CallerAllocation {
+            private final long overhead = -THREADS.getCurrentThreadAllocatedBytes()
+                    + THREADS.getCurrentThreadAllocatedBytes();
+            private final long before = THREADS.getCurrentThreadAllocatedBytes();
+
+            long bytes() {
+                return Math.max(0, THREADS.getCurrentThreadAllocatedBytes() - before - overhead);
+            }
+        }
+
         private long pollersAllocated() {
             long sum = 0;
             for (long id : pollers) {
@@ -347,8 +361,7 @@ public final class EndpointPerf {
         void echo(int size, int count, long[] rtt) throws ClosedChannelException {
             MemorySegment message = out.asSlice(0, size);
             long pollersBefore = pollersAllocated();
-            long overhead = -THREADS.getCurrentThreadAllocatedBytes() + THREADS.getCurrentThreadAllocatedBytes();
-            long before = THREADS.getCurrentThreadAllocatedBytes();
+            CallerAllocation caller = new CallerAllocation();
             // one clock read a round trip, each ending the last (a read is a system call when the
             // VM's clock source is not the TSC; perftest reads the cycle counter)
             long last = rtt != null ? System.nanoTime() : 0;
@@ -376,8 +389,7 @@ public final class EndpointPerf {
                     last = now;
                 }
             }
-            long caller = Math.max(0, THREADS.getCurrentThreadAllocatedBytes() - before - overhead);
-            account("echo", caller, pollersAllocated() - pollersBefore);
+            account("echo", caller.bytes(), pollersAllocated() - pollersBefore);
             messages += 2L * count;
         }
 
@@ -402,8 +414,7 @@ public final class EndpointPerf {
                 senders.add(Thread.ofPlatform().start(() -> {
                     try {
                         start.await();
-                        long overhead = -THREADS.getCurrentThreadAllocatedBytes() + THREADS.getCurrentThreadAllocatedBytes();
-                        long before = THREADS.getCurrentThreadAllocatedBytes();
+                        CallerAllocation caller = new CallerAllocation();
                         for (int i = 0; i < each; i++) {
                             byte mark = i == each - 1 ? LAST : DATA;
                             if (copy) {
@@ -416,7 +427,7 @@ public final class EndpointPerf {
                             }
                         }
                         endpoint.receive(ack);
-                        callers[n] = Math.max(0, THREADS.getCurrentThreadAllocatedBytes() - before - overhead);
+                        callers[n] = caller.bytes();
                     } catch (Throwable e) {
                         failures[n] = e;
                     }
@@ -450,8 +461,7 @@ public final class EndpointPerf {
             RdmaEndpoint[] all = endpoints.toArray(RdmaEndpoint[]::new);
             int[] sent = new int[all.length];
             long pollersBefore = pollersAllocated();
-            long overhead = -THREADS.getCurrentThreadAllocatedBytes() + THREADS.getCurrentThreadAllocatedBytes();
-            long before = THREADS.getCurrentThreadAllocatedBytes();
+            CallerAllocation caller = new CallerAllocation();
             long begin = System.nanoTime();
             for (int unfinished = all.length; unfinished > 0; ) {
                 boolean progressed = false;
@@ -478,8 +488,7 @@ public final class EndpointPerf {
                 endpoint.release(ack);
             }
             long nanos = System.nanoTime() - begin;
-            long caller = Math.max(0, THREADS.getCurrentThreadAllocatedBytes() - before - overhead);
-            account("stream " + all.length, caller, pollersAllocated() - pollersBefore);
+            account("stream " + all.length, caller.bytes(), pollersAllocated() - pollersBefore);
             messages += (long) each * all.length + all.length;
             return nanos;
         }

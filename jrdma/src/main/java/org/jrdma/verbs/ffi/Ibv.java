@@ -65,13 +65,24 @@ public final class Ibv {
      * The rdma-core release whose libibverbs this process has mapped (44 for Debian 12's 44.0),
      * read from the library's file name in {@code /proc/self/maps}; empty when the library is not
      * loaded or its name does not say. Providers ship with the library they belong to, so this is
-     * also the release of the providers' code, whose behaviour changes between releases.
+     * also the release of the providers' code, whose behaviour changes between releases. Read
+     * once: this class loads the library before anything asks.
      */
     public static OptionalInt rdmaCoreRelease() {
-        try (Stream<String> maps = Files.lines(Path.of("/proc/self/maps"))) {
-            return maps.map(Ibv::rdmaCoreRelease).filter(OptionalInt::isPresent).findFirst().orElse(OptionalInt.empty());
-        } catch (IOException | UncheckedIOException e) {
-            return OptionalInt.empty();
+        return LoadedRelease.RELEASE;
+    }
+
+    /** The release {@link #rdmaCoreRelease()} reports, read on first use. */
+    private static final class LoadedRelease {
+        static final OptionalInt RELEASE = read();
+
+        private static OptionalInt read() {
+            try (Stream<String> maps = Files.lines(Path.of("/proc/self/maps"))) {
+                return maps.map(Ibv::rdmaCoreRelease).filter(OptionalInt::isPresent).findFirst()
+                        .orElse(OptionalInt.empty());
+            } catch (IOException | UncheckedIOException e) {
+                return OptionalInt.empty();
+            }
         }
     }
 
