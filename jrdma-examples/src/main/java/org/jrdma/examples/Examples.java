@@ -118,13 +118,18 @@ public final class Examples {
 
     /**
      * The command that runs {@code main}'s {@code main} with this JVM's {@code java} and class path,
-     * compiling with C1 only: these runs show behaviour, not speed (the benchmarks choose their own
-     * flags), and under the VM's emulation C2's compilations took about 40 % of a scenario's time
-     * (InteropInVm's rc_flow 76 s against 45 s with C1 only, rc_pingpong 38 s against 24 s).
+     * interpreted only ({@code -Xint}): these runs show behaviour, not speed (the benchmarks choose
+     * their own flags), they are short, and under the VM's emulation compiling is dearer than
+     * interpreting them. C2's compilations took about 40 % of a scenario's time (InteropInVm's
+     * rc_flow 76 s against 45 s with C1 only), and C1's a quarter of a short run's: {@code ibtool
+     * ibv_devices} in the VM took 7.9 and 9.2 s with C1 only, 6.3 and 5.6 s with {@code -Xint}.
+     * Measured on the tests (one run each way, session 20): CmExamplesInVm 257 s with C1, 219 s
+     * interpreted (seven of its eight Java scenarios faster); InteropInVm 406 and 401 s, its short
+     * runs faster, the heavier ones slower (rc_flow 40 s against 51, the UD ping-pongs by 4–5 s).
      */
     static List<String> java(Class<?> main) {
         return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+                "--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xint", "-cp",
                 System.getProperty("java.class.path"), main.getName());
     }
 

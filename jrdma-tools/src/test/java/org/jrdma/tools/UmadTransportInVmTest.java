@@ -27,16 +27,21 @@ import org.junit.jupiter.api.Test;
  */
 class UmadTransportInVmTest {
     private static final List<String> COMMANDS = List.of("ibaddr", "perfquery", "sminfo", "ibaddr -C rxe0 -P 1", "ibaddr -C nope");
+    /**
+     * One command by ibtool, then by the C tool. The JVMs in the VM run interpreted only: short
+     * runs start faster so under emulation than with a JIT compiler (see {@code Examples.java});
+     * this test took 209 s so, 227 with C1 only (session 20).
+     */
     private static final String ONE = """
             echo "@@%1$d ours"
-            '%2$s' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -cp '%3$s' %4$s %5$s >/tmp/out 2>/tmp/err
+            '%2$s' --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xint -cp '%3$s' %4$s %5$s >/tmp/out 2>/tmp/err
             echo "@@%1$d ours exit=$?"; cat /tmp/out; echo "@@%1$d ours stderr"; cat /tmp/err
             %5$s >/tmp/out 2>/dev/null
             echo "@@%1$d C exit=$?"; cat /tmp/out; echo "@@%1$d end"
             """;
 
     private static final String VERBS = """
-            J() { '%1$s' --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -cp '%2$s' %3$s "$@"; }
+            J() { '%1$s' --enable-native-access=ALL-UNNAMED -XX:+UseSerialGC -Xint -cp '%2$s' %3$s "$@"; }
             J ibv_devices >/tmp/out 2>/tmp/err
             echo "@@devices ours exit=$?"; cat /tmp/out /tmp/err; echo "@@devices C"
             ibv_devices 2>&1; echo "@@devices C exit=$?"
