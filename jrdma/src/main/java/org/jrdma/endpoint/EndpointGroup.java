@@ -13,6 +13,7 @@ import org.jrdma.ffi.EventFd;
 import org.jrdma.verbs.CompChannel;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Cq;
+import org.jrdma.verbs.EventWaitCalls;
 import org.jrdma.verbs.WcBuffer;
 import org.jrdma.verbs.ffi.PollFds;
 
@@ -141,6 +142,7 @@ public final class EndpointGroup implements AutoCloseable {
             throw new IllegalStateException("endpoint group full: " + maxEndpoints + " endpoints");
         }
         if (cq == null) {
+            EventWaitCalls.customize(ctx); // before this group's thread can sleep a 128th time
             channel = ctx.compChannel();
             Cq made = ctx.cq(maxEndpoints * ENTRIES_PER_ENDPOINT, channel);
             made.guardWith(polling);

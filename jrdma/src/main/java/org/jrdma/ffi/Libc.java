@@ -164,6 +164,49 @@ public final class Libc {
         }
     }
 
+    /**
+     * Has the JDK customize the invokers of the calls a waiting thread repeats, {@code poll},
+     * {@code read}, {@code write}, {@code send} and {@code recv}, each through both its handles
+     * (errno captured or not), now rather than at their 128th call in a loop ({@link Invokers}):
+     * each is made {@link Invokers#CUSTOMIZE_CALLS} times on descriptor -1, which fails at once
+     * ({@code EBADF}; poll ignores such an entry). Once a process; later calls return at once.
+     */
+    public static void customizeInvokers() {
+        WaitCallsCustomized.done();
+    }
+
+    /** Customizes {@link #customizeInvokers}' calls while it is initialised, once. */
+    private static final class WaitCallsCustomized {
+        static {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment state = Errors.callState(arena);
+                MemorySegment buffer = arena.allocate(Long.BYTES);
+                MemorySegment ignored = newPollFd(arena);
+                pollFd(ignored, 0, -1, POLLIN);
+                Invokers.customize(() -> {
+                    int polled = (int) POLL_PLAIN.invokeExact(ignored, 1L, 0);
+                    polled = (int) POLL.invokeExact(state, ignored, 1L, 0);
+                });
+                Invokers.customize(() -> {
+                    long n = (long) DeviceCalls.READ_PLAIN.invokeExact(-1, buffer, (long) Long.BYTES);
+                    n = (long) DeviceCalls.READ.invokeExact(state, -1, buffer, (long) Long.BYTES);
+                    n = (long) DeviceCalls.WRITE_PLAIN.invokeExact(-1, buffer, (long) Long.BYTES);
+                    n = (long) DeviceCalls.WRITE.invokeExact(state, -1, buffer, (long) Long.BYTES);
+                });
+                Invokers.customize(() -> {
+                    long n = (long) SEND_PLAIN.invokeExact(-1, buffer, (long) Long.BYTES, 0);
+                    n = (long) SEND.invokeExact(state, -1, buffer, (long) Long.BYTES, 0);
+                    n = (long) RECV_PLAIN.invokeExact(-1, buffer, (long) Long.BYTES, 0);
+                    n = (long) RECV.invokeExact(state, -1, buffer, (long) Long.BYTES, 0);
+                });
+            }
+        }
+
+        static void done() {
+            // initialising the class did the work
+        }
+    }
+
     /** Makes {@code call}, which must fail (throw {@link SysException}), for the call sites it links. */
     private static void failOnce(Runnable call) {
         try {

@@ -74,6 +74,27 @@ class LibcAllocationTest {
         bytes.forEach((call, n) -> assertTrue(n < 8192, call + "'s first failure allocated " + n + " bytes"));
     }
 
+    /**
+     * In fresh JVMs: a waiting thread's 300 rounds of poll, write and read (interpreted or C1's:
+     * too few for C2) allocate once each of those calls reaches its 128th, when the JDK
+     * customizes its invoker; after {@link Libc#customizeInvokers()}, nothing.
+     */
+    @Test
+    void customizedInvokersLeaveNothingToAllocateInALoop() throws Exception {
+        long plain = allocatedByWaitCalls();
+        long customized = allocatedByWaitCalls("customized");
+        System.out.println("300 rounds of poll, write, read: " + plain + " bytes; after customizeInvokers " + customized);
+        assertTrue(plain > 8192, "without customizeInvokers the 128th calls allocate: " + plain + " bytes");
+        assertEquals(0, customized, "after customizeInvokers");
+    }
+
+    private static long allocatedByWaitCalls(String... args) throws Exception {
+        FreshJvm.Result probe = FreshJvm.run(WaitCallsProbe.class, Duration.ofSeconds(60), args);
+        assertEquals(0, probe.exitStatus(), probe.output());
+        return probe.output().lines().filter(l -> l.startsWith("allocated ")).map(l -> Long.parseLong(l.substring(10)))
+                .findFirst().orElseThrow(() -> new AssertionError("no figure in:\n" + probe.output()));
+    }
+
     @Test
     void aFailedCallIsMadeAgainWithErrnoCaptured() {
         try (Arena arena = Arena.ofConfined()) {

@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import org.jrdma.ffi.Errors;
+import org.jrdma.ffi.Invokers;
 import org.jrdma.ffi.Libc;
 
 /**
@@ -138,6 +139,27 @@ public final class IbvCompChannel extends NativeObject {
 
     static {
         linkFailurePath();
+    }
+
+    /**
+     * Has the JDK customize the invokers of taking a completion event ({@code ibv_get_cq_event},
+     * both handles) and acknowledging it ({@code ibv_ack_cq_events}) now, rather than at an event
+     * loop's 128th sleep ({@link Invokers}): the event is taken {@link Invokers#CUSTOMIZE_CALLS}
+     * times from a channel whose descriptor is -1 (the read fails at once), and none acknowledged
+     * on {@code cq}, an open queue's address (adding 0 to its count changes nothing).
+     */
+    public static void customizeInvokers(long cq) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = Errors.callState(arena);
+            MemorySegment channel = channelWithoutDescriptor(arena);
+            MemorySegment eventCq = arena.allocate(ADDRESS);
+            MemorySegment eventContext = arena.allocate(ADDRESS);
+            Invokers.customize(() -> {
+                int result = (int) GET_CQ_EVENT_PLAIN.invokeExact(channel, eventCq, eventContext);
+                result = (int) GET_CQ_EVENT.invokeExact(state, channel, eventCq, eventContext);
+                ACK_CQ_EVENTS.invokeExact(cq, 0);
+            });
+        }
     }
 
     @Override
