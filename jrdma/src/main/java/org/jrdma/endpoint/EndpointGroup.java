@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.ffi.EventFd;
+import org.jrdma.ffi.Libc;
 import org.jrdma.verbs.CompChannel;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Cq;
@@ -115,6 +116,7 @@ public final class EndpointGroup implements AutoCloseable {
         }
         this.maxEndpoints = maxEndpoints;
         this.mode = Objects.requireNonNull(mode, "mode");
+        Libc.customizeInvokers(); // the thread sleeps on its eventfd before any endpoint joins
         this.poller = Thread.ofPlatform().daemon().name(THREAD_NAME_PREFIX + GROUPS.incrementAndGet()).start(this::poll);
     }
 
