@@ -183,21 +183,23 @@ public final class Libc {
                 MemorySegment buffer = arena.allocate(Long.BYTES);
                 MemorySegment ignored = newPollFd(arena);
                 pollFd(ignored, 0, -1, POLLIN);
+                long size = Long.BYTES;
+                // invokeExact needs each result's exact type, so each is assigned and dropped
                 Invokers.customize(() -> {
-                    int polled = (int) POLL_PLAIN.invokeExact(ignored, 1L, 0);
-                    polled = (int) POLL.invokeExact(state, ignored, 1L, 0);
+                    int plain = (int) POLL_PLAIN.invokeExact(ignored, 1L, 0);
+                    int capturing = (int) POLL.invokeExact(state, ignored, 1L, 0);
                 });
                 Invokers.customize(() -> {
-                    long n = (long) DeviceCalls.READ_PLAIN.invokeExact(-1, buffer, (long) Long.BYTES);
-                    n = (long) DeviceCalls.READ.invokeExact(state, -1, buffer, (long) Long.BYTES);
-                    n = (long) DeviceCalls.WRITE_PLAIN.invokeExact(-1, buffer, (long) Long.BYTES);
-                    n = (long) DeviceCalls.WRITE.invokeExact(state, -1, buffer, (long) Long.BYTES);
+                    long plainRead = (long) DeviceCalls.READ_PLAIN.invokeExact(-1, buffer, size);
+                    long capturingRead = (long) DeviceCalls.READ.invokeExact(state, -1, buffer, size);
+                    long plainWrite = (long) DeviceCalls.WRITE_PLAIN.invokeExact(-1, buffer, size);
+                    long capturingWrite = (long) DeviceCalls.WRITE.invokeExact(state, -1, buffer, size);
                 });
                 Invokers.customize(() -> {
-                    long n = (long) SEND_PLAIN.invokeExact(-1, buffer, (long) Long.BYTES, 0);
-                    n = (long) SEND.invokeExact(state, -1, buffer, (long) Long.BYTES, 0);
-                    n = (long) RECV_PLAIN.invokeExact(-1, buffer, (long) Long.BYTES, 0);
-                    n = (long) RECV.invokeExact(state, -1, buffer, (long) Long.BYTES, 0);
+                    long plainSend = (long) SEND_PLAIN.invokeExact(-1, buffer, size, 0);
+                    long capturingSend = (long) SEND.invokeExact(state, -1, buffer, size, 0);
+                    long plainRecv = (long) RECV_PLAIN.invokeExact(-1, buffer, size, 0);
+                    long capturingRecv = (long) RECV.invokeExact(state, -1, buffer, size, 0);
                 });
             }
         }

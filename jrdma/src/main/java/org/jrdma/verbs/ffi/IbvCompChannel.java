@@ -155,8 +155,8 @@ public final class IbvCompChannel extends NativeObject {
             MemorySegment eventCq = arena.allocate(ADDRESS);
             MemorySegment eventContext = arena.allocate(ADDRESS);
             Invokers.customize(() -> {
-                int result = (int) GET_CQ_EVENT_PLAIN.invokeExact(channel, eventCq, eventContext);
-                result = (int) GET_CQ_EVENT.invokeExact(state, channel, eventCq, eventContext);
+                int plain = (int) GET_CQ_EVENT_PLAIN.invokeExact(channel, eventCq, eventContext);
+                int capturing = (int) GET_CQ_EVENT.invokeExact(state, channel, eventCq, eventContext);
                 ACK_CQ_EVENTS.invokeExact(cq, 0);
             });
         }
