@@ -488,7 +488,8 @@ public final class EndpointPerf {
                 endpoint.release(ack);
             }
             long nanos = System.nanoTime() - begin;
-            account("stream " + all.length, caller.bytes(), pollersAllocated() - pollersBefore);
+            long callerBytes = caller.bytes(); // before the loop's name is made
+            account("stream " + all.length, callerBytes, pollersAllocated() - pollersBefore);
             messages += (long) each * all.length + all.length;
             return nanos;
         }
