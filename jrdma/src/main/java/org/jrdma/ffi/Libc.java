@@ -153,8 +153,7 @@ public final class Libc {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errors.callState(arena);
             MemorySegment buffer = arena.allocate(Long.BYTES);
-            MemorySegment ignored = newPollFd(arena);
-            pollFd(ignored, 0, -1, POLLIN);
+            MemorySegment ignored = ignoredPollFd(arena);
             pollCapturing(state, ignored, 1, 0);
             Errors.errno(state);
             failOnce(() -> send(-1, buffer, Long.BYTES, state));
@@ -181,8 +180,7 @@ public final class Libc {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment state = Errors.callState(arena);
                 MemorySegment buffer = arena.allocate(Long.BYTES);
-                MemorySegment ignored = newPollFd(arena);
-                pollFd(ignored, 0, -1, POLLIN);
+                MemorySegment ignored = ignoredPollFd(arena);
                 long size = Long.BYTES;
                 // invokeExact needs each result's exact type, so each is assigned and dropped
                 Invokers.customize(() -> {
@@ -207,6 +205,13 @@ public final class Libc {
         static void done() {
             // initialising the class did the work
         }
+    }
+
+    /** A one-entry {@code struct pollfd} array in {@code arena} whose descriptor is -1: poll ignores it and returns at once. */
+    private static MemorySegment ignoredPollFd(Arena arena) {
+        MemorySegment ignored = newPollFd(arena);
+        pollFd(ignored, 0, -1, POLLIN);
+        return ignored;
     }
 
     /** Makes {@code call}, which must fail (throw {@link SysException}), for the call sites it links. */

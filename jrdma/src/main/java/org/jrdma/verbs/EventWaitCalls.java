@@ -1,6 +1,5 @@
 package org.jrdma.verbs;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jrdma.ffi.Invokers;
 import org.jrdma.ffi.Libc;
 import org.jrdma.verbs.ffi.IbvCompChannel;
@@ -14,7 +13,8 @@ import org.jrdma.verbs.ffi.IbvCompChannel;
  * ({@link Invokers}). An endpoint group does this when its first endpoint joins.
  */
 public final class EventWaitCalls {
-    private static final AtomicBoolean CUSTOMIZED = new AtomicBoolean();
+    /** Whether {@link #customize} has run in this process. */
+    private static boolean customized;
 
     private EventWaitCalls() {
     }
@@ -25,20 +25,15 @@ public final class EventWaitCalls {
      * cannot have any, acknowledges none, and has {@link Libc#customizeInvokers()} do the rest.
      * Later calls return at once.
      */
-    public static void customize(Context ctx) {
-        if (CUSTOMIZED.get()) {
+    public static synchronized void customize(Context ctx) {
+        if (customized) {
             return;
         }
-        synchronized (CUSTOMIZED) {
-            if (CUSTOMIZED.get()) {
-                return;
-            }
-            try (Cq cq = ctx.cq(1, null)) {
-                Invokers.customize(() -> cq.reqNotify(false));
-                IbvCompChannel.customizeInvokers(cq.handle().address());
-            }
-            Libc.customizeInvokers();
-            CUSTOMIZED.set(true);
+        try (Cq cq = ctx.cq(1, null)) {
+            Invokers.customize(() -> cq.reqNotify(false));
+            IbvCompChannel.customizeInvokers(cq.handle().address());
         }
+        Libc.customizeInvokers();
+        customized = true;
     }
 }
